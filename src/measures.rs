@@ -1,0 +1,261 @@
+//! Measures of a simulated schedule (definitions in SPEC.md, "Measures").
+//!
+//! Per-job measures are taken over the *measured* jobs that ran (warm-up and
+//! cool-down jobs and rejected jobs are excluded); system measures
+//! (utilization, loss of capacity) count every job's use of the machine
+//! within the measured jobs' time span, so a window is judged by the load the
+//! machine really carried.
+
+use crate::sim::{Outcome, Run};
+use crate::workload::{Dropped, Time, Workload};
+use serde::Serialize;
+
+/// Settings of the measures.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MeasureOptions {
+    /// Lower bound on the run time in the bounded slowdown, seconds.
+    pub tau: Time,
+}
+
+impl Default for MeasureOptions {
+    fn default() -> Self {
+        MeasureOptions { tau: 60 }
+    }
+}
+
+/// The measures of one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Measures {
+    /// Measured jobs that ran.
+    pub jobs: usize,
+    /// Jobs rejected at admission (measured ones).
+    pub rejected: usize,
+    pub avg_wait: f64,
+    pub max_wait: Time,
+    pub p50_wait: Time,
+    pub p90_wait: Time,
+    pub p98_wait: Time,
+    pub avg_bsld: f64,
+    pub max_bsld: f64,
+    pub avg_response: f64,
+    /// Fraction of processor time used between first start and last end.
+    pub utilization: f64,
+    /// Last end - first submit.
+    pub makespan: Time,
+    /// FAIR eq. 1: idle processor time while jobs waited, per processor time.
+    pub loss_of_capacity: f64,
+    /// GREEDY eq. 6: response time weighted by processor-seconds.
+    pub awrt: f64,
+    pub tau: Time,
+    pub dropped: Dropped,
+    pub classes: ClassTable,
+}
+
+/// wait = start - submit.
+pub fn wait(submit: Time, run: Run) -> Time {
+    run.start - submit
+}
+
+/// Bounded slowdown = max(1, (wait + run) / max(run, tau)).
+pub fn bounded_slowdown(submit: Time, run: Run, tau: Time) -> f64 {
+    let runtime = run.end - run.start;
+    let response = run.end - submit;
+    (response as f64 / runtime.max(tau).max(1) as f64).max(1.0)
+}
+
+/// Nearest-rank percentile of sorted values: the value at 1-based rank
+/// ceil(q * n). `None` for no values.
+pub fn percentile(sorted: &[Time], q: f64) -> Option<Time> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    Some(sorted[rank.clamp(1, sorted.len()) - 1])
+}
+
+/// Computes every measure of `outcome` on `workload`.
+pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> Measures {
+    let mut waits = Vec::new();
+    let (mut sum_bsld, mut max_bsld, mut sum_response) = (0.0, 0.0f64, 0.0);
+    let (mut awrt_num, mut awrt_den) = (0.0, 0.0);
+    let mut rejected = 0;
+    let (mut first_submit, mut first_start, mut last_end) = (Time::MAX, Time::MAX, Time::MIN);
+    let mut classes = ClassTable::new(workload.procs);
+    for (job, run) in workload.jobs.iter().zip(&outcome.runs) {
+        if !job.measured {
+            continue;
+        }
+        let Some(run) = *run else {
+            rejected += 1;
+            continue;
+        };
+        let w = wait(job.submit, run);
+        let bsld = bounded_slowdown(job.submit, run, opts.tau);
+        waits.push(w);
+        sum_bsld += bsld;
+        max_bsld = max_bsld.max(bsld);
+        let response = (run.end - job.submit) as f64;
+        sum_response += response;
+        let area = (run.end - run.start) as f64 * job.procs as f64;
+        awrt_num += area * response;
+        awrt_den += area;
+        first_submit = first_submit.min(job.submit);
+        first_start = first_start.min(run.start);
+        last_end = last_end.max(run.end);
+        classes.add(job.procs, run.end - run.start, w, bsld);
+    }
+    let n = waits.len();
+    let mean = |sum: f64| if n == 0 { 0.0 } else { sum / n as f64 };
+    let avg_wait = mean(waits.iter().map(|&w| w as f64).sum());
+    waits.sort_unstable();
+    let pct = |q| percentile(&waits, q).unwrap_or(0);
+    let (utilization, loss_of_capacity, makespan) = if n == 0 {
+        (0.0, 0.0, 0)
+    } else {
+        (
+            utilization(workload, outcome, first_start, last_end),
+            loss_of_capacity(workload, outcome, first_submit, last_end),
+            last_end - first_submit,
+        )
+    };
+    Measures {
+        jobs: n,
+        rejected,
+        avg_wait,
+        max_wait: waits.last().copied().unwrap_or(0),
+        p50_wait: pct(0.5),
+        p90_wait: pct(0.9),
+        p98_wait: pct(0.98),
+        avg_bsld: mean(sum_bsld),
+        max_bsld,
+        avg_response: mean(sum_response),
+        utilization,
+        makespan,
+        loss_of_capacity,
+        awrt: if awrt_den > 0.0 {
+            awrt_num / awrt_den
+        } else {
+            0.0
+        },
+        tau: opts.tau,
+        dropped: workload.dropped.clone(),
+        classes,
+    }
+}
+
+/// sum(run * procs) / (machine procs * (to - from)), counting every job's
+/// run clipped to `[from, to)`.
+fn utilization(w: &Workload, o: &Outcome, from: Time, to: Time) -> f64 {
+    if to <= from {
+        return 0.0;
+    }
+    let used: f64 = w
+        .jobs
+        .iter()
+        .zip(&o.runs)
+        .filter_map(|(j, r)| r.map(|r| (j, r)))
+        .map(|(j, r)| (r.end.min(to) - r.start.max(from)).max(0) as f64 * j.procs as f64)
+        .sum();
+    used / (w.procs as f64 * (to - from) as f64)
+}
+
+/// FAIR eq. 1: the integral over `[from, to)` of
+/// min(processors wanted by queued jobs, processors idle), divided by
+/// (to - from) * machine procs. Zero for a work-conserving schedule.
+fn loss_of_capacity(w: &Workload, o: &Outcome, from: Time, to: Time) -> f64 {
+    if to <= from {
+        return 0.0;
+    }
+    // (time, change in queued procs, change in busy procs)
+    let mut events: Vec<(Time, i64, i64)> = Vec::with_capacity(w.jobs.len() * 3);
+    for (j, r) in w.jobs.iter().zip(&o.runs) {
+        let Some(r) = r else { continue };
+        let p = j.procs as i64;
+        events.push((j.submit, p, 0));
+        events.push((r.start, -p, p));
+        events.push((r.end, 0, -p));
+    }
+    events.sort_unstable();
+    let (mut queued, mut busy, mut lost) = (0i64, 0i64, 0f64);
+    let mut t = from;
+    for (time, dq, db) in events {
+        if time > t {
+            let (a, b) = (t.max(from), time.min(to));
+            if b > a {
+                let idle = w.procs as i64 - busy;
+                lost += queued.min(idle).max(0) as f64 * (b - a) as f64;
+            }
+            t = time;
+        }
+        queued += dq;
+        busy += db;
+    }
+    lost / (w.procs as f64 * (to - from) as f64)
+}
+
+/// Job classes by width and run time, FAIR's Table I categories: widths
+/// 1, 2, 3-4, 5-8, ... (powers of two) and run times 0-1h, 1-8h, 8-16h,
+/// 16-24h, 1-2d, 2d+.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassTable {
+    pub widths: Vec<String>,
+    pub runtimes: Vec<String>,
+    /// cells[width][runtime]
+    pub cells: Vec<Vec<ClassCell>>,
+    #[serde(skip)]
+    width_bounds: Vec<u32>,
+}
+
+/// Jobs of one class.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct ClassCell {
+    pub jobs: usize,
+    pub avg_wait: f64,
+    pub avg_bsld: f64,
+}
+
+const RUNTIME_BOUNDS: [(Time, &str); 6] = [
+    (3600, "0-1h"),
+    (8 * 3600, "1-8h"),
+    (16 * 3600, "8-16h"),
+    (24 * 3600, "16-24h"),
+    (48 * 3600, "1-2d"),
+    (Time::MAX, "2d+"),
+];
+
+impl ClassTable {
+    fn new(procs: u32) -> Self {
+        // Upper bounds 1, 2, 4, 8, ... until the machine is covered.
+        let mut width_bounds = vec![1u32];
+        while *width_bounds.last().unwrap_or(&1) < procs {
+            let next = width_bounds.last().unwrap_or(&1).saturating_mul(2);
+            width_bounds.push(next);
+        }
+        let widths = width_bounds
+            .iter()
+            .map(|&hi| match hi {
+                1 => "1".to_string(),
+                2 => "2".to_string(),
+                _ => format!("{}-{}", hi / 2 + 1, hi),
+            })
+            .collect();
+        ClassTable {
+            runtimes: RUNTIME_BOUNDS.iter().map(|b| b.1.to_string()).collect(),
+            cells: vec![vec![ClassCell::default(); RUNTIME_BOUNDS.len()]; width_bounds.len()],
+            widths,
+            width_bounds,
+        }
+    }
+
+    /// Adds one job; averages are kept as running means.
+    fn add(&mut self, procs: u32, runtime: Time, wait: Time, bsld: f64) {
+        let wi = self.width_bounds.partition_point(|&hi| hi < procs);
+        let wi = wi.min(self.width_bounds.len() - 1);
+        let ri = RUNTIME_BOUNDS.partition_point(|b| b.0 <= runtime);
+        let c = &mut self.cells[wi][ri.min(RUNTIME_BOUNDS.len() - 1)];
+        c.jobs += 1;
+        let n = c.jobs as f64;
+        c.avg_wait += (wait as f64 - c.avg_wait) / n;
+        c.avg_bsld += (bsld - c.avg_bsld) / n;
+    }
+}

@@ -1,0 +1,16 @@
+//! Backfilling: jobs later in the queue may start ahead of earlier ones when
+//! they do not delay the reservations of those earlier ones.
+//!
+//! - [`Easy`]: reservations for the first N blocked jobs (N = 1 is EASY, the
+//!   aggressive backfilling of the EASY scheduler);
+//! - [`Conservative`]: every waiting job holds a reservation, and
+//!   reservations only ever move earlier;
+//! - [`NoGuarantee`]: no reservations at all; any job that fits starts.
+
+mod conservative;
+mod easy;
+mod none;
+
+pub use conservative::Conservative;
+pub use easy::Easy;
+pub use none::NoGuarantee;

@@ -1,0 +1,221 @@
+//! Scheduling policies: one module per mechanism, each an object the
+//! simulation core calls through [`crate::sim::Policy`].
+//!
+//! [`PolicySpec`] is the plain-data description of a baseline policy (what a
+//! goal file or a `--policy` name compiles to); [`PolicySpec::build`] turns it
+//! into the object.
+
+pub mod backfill;
+pub mod list;
+pub mod order;
+pub mod strict;
+
+pub use order::Order;
+
+use crate::sim::Policy;
+use std::fmt;
+use std::str::FromStr;
+
+/// How waiting jobs are dispatched, given a queue order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase", tag = "kind")]
+pub enum Dispatch {
+    /// Strictly in order: the first job that does not fit blocks the rest.
+    NoBackfill,
+    /// FAIR's list scheduler: no holes.
+    List,
+    /// EASY backfilling with `depth` reservations (1 = EASY).
+    Easy { depth: u32 },
+    /// Conservative backfilling: every waiting job holds a reservation.
+    Conservative,
+    /// Backfilling without reservations.
+    NoGuarantee,
+}
+
+/// A baseline policy: a dispatch rule and a queue order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+pub struct PolicySpec {
+    pub dispatch: Dispatch,
+    pub order: Order,
+}
+
+impl PolicySpec {
+    pub const fn new(dispatch: Dispatch, order: Order) -> Self {
+        PolicySpec { dispatch, order }
+    }
+
+    /// The policy object the simulator runs.
+    pub fn build(&self) -> Box<dyn Policy> {
+        let order = self.order;
+        match self.dispatch {
+            Dispatch::NoBackfill => Box::new(strict::NoBackfill::new(order)),
+            Dispatch::List => Box::new(list::ListScheduler::new(order)),
+            Dispatch::Easy { depth } => Box::new(backfill::Easy::new(order, depth)),
+            Dispatch::Conservative => Box::new(backfill::Conservative::new(order)),
+            Dispatch::NoGuarantee => Box::new(backfill::NoGuarantee::new(order)),
+        }
+    }
+}
+
+/// Names accepted by `--policy`, with what they mean; the first column is
+/// also how reports name each policy.
+pub const POLICY_NAMES: &[(&str, &str)] = &[
+    ("fcfs", "FCFS order, no backfilling"),
+    ("lxf", "largest expansion factor first, no backfilling"),
+    ("sjf", "shortest job first, no backfilling"),
+    ("list", "FAIR's list scheduler (no holes), FCFS order"),
+    ("easy", "EASY backfilling, FCFS order (= fcfs-backfill)"),
+    ("easy:N", "EASY backfilling with N reservations, FCFS order"),
+    (
+        "fcfs-backfill",
+        "EASY backfilling, FCFS order (GOAL's baseline)",
+    ),
+    (
+        "lxf-backfill",
+        "EASY backfilling, LXF order (GOAL's baseline)",
+    ),
+    ("sjf-backfill", "EASY backfilling, SJF order"),
+    ("conservative", "conservative backfilling, FCFS order"),
+    (
+        "no-guarantee",
+        "backfilling without reservations, FCFS order",
+    ),
+    (
+        "<order>-<dispatch>",
+        "any order (fcfs, lxf, sjf) with any dispatch (nobackfill, list, easy, easy:N, \
+         conservative, noguarantee), e.g. lxf-conservative",
+    ),
+];
+
+impl fmt::Display for PolicySpec {
+    /// Canonical `<order>-<dispatch>` name; parses back to the same spec.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let order = self.order;
+        match self.dispatch {
+            Dispatch::NoBackfill => write!(f, "{order}-nobackfill"),
+            Dispatch::List => write!(f, "{order}-list"),
+            Dispatch::Easy { depth: 1 } => write!(f, "{order}-easy"),
+            Dispatch::Easy { depth } => write!(f, "{order}-easy:{depth}"),
+            Dispatch::Conservative => write!(f, "{order}-conservative"),
+            Dispatch::NoGuarantee => write!(f, "{order}-noguarantee"),
+        }
+    }
+}
+
+/// An unknown or malformed policy name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown policy `{name}`: {reason} (known: fcfs, lxf, sjf, list, easy, easy:N, fcfs-backfill, lxf-backfill, sjf-backfill, conservative, no-guarantee, or <order>-<dispatch>)")]
+pub struct PolicyNameError {
+    pub name: String,
+    pub reason: String,
+}
+
+impl FromStr for PolicySpec {
+    type Err = PolicyNameError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = |reason: &str| PolicyNameError {
+            name: s.to_string(),
+            reason: reason.to_string(),
+        };
+        let lower = s.trim().to_ascii_lowercase();
+        let parse_order = |o: &str| Order::ALL.into_iter().find(|x| x.name() == o);
+        // Bare order names mean that order without backfilling.
+        if let Some(order) = parse_order(&lower) {
+            return Ok(PolicySpec::new(Dispatch::NoBackfill, order));
+        }
+        let (order, rest) = match lower.split_once('-') {
+            Some((o, rest)) if parse_order(o).is_some() => {
+                (parse_order(o).unwrap_or(Order::Fcfs), rest)
+            }
+            _ => (Order::Fcfs, lower.as_str()),
+        };
+        let (word, depth) = match rest.split_once(':') {
+            Some((w, d)) => {
+                let depth: u32 = d
+                    .parse()
+                    .map_err(|_| err(&format!("reservation depth `{d}` is not a whole number")))?;
+                if depth == 0 {
+                    return Err(err("reservation depth must be at least 1"));
+                }
+                (w, Some(depth))
+            }
+            None => (rest, None),
+        };
+        let dispatch = match word {
+            "nobackfill" | "no-backfill" if depth.is_none() => Dispatch::NoBackfill,
+            "list" if depth.is_none() => Dispatch::List,
+            "easy" | "backfill" => Dispatch::Easy {
+                depth: depth.unwrap_or(1),
+            },
+            "conservative" if depth.is_none() => Dispatch::Conservative,
+            "noguarantee" | "no-guarantee" if depth.is_none() => Dispatch::NoGuarantee,
+            _ if depth.is_some() => return Err(err("only easy takes a reservation depth")),
+            _ => return Err(err("not a policy name")),
+        };
+        Ok(PolicySpec::new(dispatch, order))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse() {
+        let p = |s: &str| s.parse::<PolicySpec>().unwrap();
+        assert_eq!(
+            p("fcfs"),
+            PolicySpec::new(Dispatch::NoBackfill, Order::Fcfs)
+        );
+        assert_eq!(
+            p("EASY"),
+            PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs)
+        );
+        assert_eq!(
+            p("easy:4"),
+            PolicySpec::new(Dispatch::Easy { depth: 4 }, Order::Fcfs)
+        );
+        assert_eq!(
+            p("lxf-backfill"),
+            PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Lxf)
+        );
+        assert_eq!(
+            p("sjf-conservative"),
+            PolicySpec::new(Dispatch::Conservative, Order::Sjf)
+        );
+        assert_eq!(
+            p("no-guarantee"),
+            PolicySpec::new(Dispatch::NoGuarantee, Order::Fcfs)
+        );
+        assert_eq!(p("list"), PolicySpec::new(Dispatch::List, Order::Fcfs));
+    }
+
+    #[test]
+    fn canonical_names_round_trip() {
+        for order in Order::ALL {
+            for dispatch in [
+                Dispatch::NoBackfill,
+                Dispatch::List,
+                Dispatch::Easy { depth: 1 },
+                Dispatch::Easy { depth: 3 },
+                Dispatch::Conservative,
+                Dispatch::NoGuarantee,
+            ] {
+                let spec = PolicySpec::new(dispatch, order);
+                assert_eq!(spec.to_string().parse::<PolicySpec>(), Ok(spec));
+                assert_eq!(spec.build().name(), spec.to_string());
+            }
+        }
+    }
+
+    #[test]
+    fn bad_names_say_why() {
+        let e = "easy:0".parse::<PolicySpec>().unwrap_err();
+        assert!(e.to_string().contains("at least 1"), "{e}");
+        let e = "conservative:2".parse::<PolicySpec>().unwrap_err();
+        assert!(e.to_string().contains("only easy"), "{e}");
+        let e = "fifo".parse::<PolicySpec>().unwrap_err();
+        assert!(e.to_string().starts_with("unknown policy `fifo`"), "{e}");
+    }
+}

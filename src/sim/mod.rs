@@ -1,0 +1,378 @@
+//! The simulation core: an event loop over submit and finish events, and the
+//! narrow interface through which a [`Policy`] decides.
+//!
+//! At every instant where something happens (jobs finish, jobs arrive) the
+//! core first applies all finishes, then all arrivals (asking the policy to
+//! admit each), then runs one scheduling epoch: the policy sees the system
+//! through an [`Epoch`] and answers with the jobs to start now. The core
+//! never consults the language, and the policy never sees a job's actual run
+//! time, only its estimate, as a real scheduler would.
+
+pub mod invariants;
+pub mod profile;
+
+use crate::workload::{Time, Workload};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+pub use profile::Profile;
+
+/// Index of a job in [`Workload::jobs`].
+pub type JobIdx = u32;
+
+/// What a policy may know about a job: everything but its actual run time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JobInfo {
+    pub submit: Time,
+    pub estimate: Time,
+    pub procs: u32,
+    pub user: i64,
+    pub group: i64,
+    pub deadline: Option<Time>,
+}
+
+/// A running job as the scheduler sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Running {
+    /// Start + estimate: when the scheduler must assume the job ends.
+    pub expected_end: Time,
+    pub job: JobIdx,
+    pub start: Time,
+}
+
+/// A job that finished at this instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Finished {
+    pub job: JobIdx,
+    pub start: Time,
+    /// Finished before its estimate ran out, so planned holds are too long.
+    pub early: bool,
+}
+
+/// A scheduling policy: the object the core asks at every epoch.
+///
+/// Later mechanisms (search over candidate schedules, admission control,
+/// fairshare priority) are further implementations of this trait or parts
+/// plugged into one; the core does not change for them.
+pub trait Policy: Send {
+    /// A short readable name for reports.
+    fn name(&self) -> String;
+
+    /// Asked once per arriving job, before the epoch at its submit time.
+    /// A rejected job never runs and is reported as rejected.
+    fn admit(&mut self, _job: JobIdx, _state: &State<'_>) -> bool {
+        true
+    }
+
+    /// One scheduling epoch: start zero or more waiting jobs via
+    /// [`Epoch::start`].
+    fn schedule(&mut self, epoch: &mut Epoch<'_>);
+}
+
+/// The system as the policy sees it at an instant.
+pub struct State<'a> {
+    pub now: Time,
+    /// Processors of the machine.
+    pub procs: u32,
+    /// Processors free now, before this epoch's starts.
+    pub free: u32,
+    pub jobs: &'a [JobInfo],
+    /// Waiting jobs in arrival order.
+    pub waiting: &'a [JobIdx],
+    /// Running jobs sorted by expected end (then job index).
+    pub running: &'a [Running],
+    /// Jobs admitted at this instant, in arrival order.
+    pub arrived: &'a [JobIdx],
+    /// Jobs finished at this instant.
+    pub finished: &'a [Finished],
+}
+
+impl State<'_> {
+    /// Fills `profile` with the machine as running jobs hold it, from now on.
+    pub fn running_profile(&self, profile: &mut Profile) {
+        profile.reset(self.now);
+        for r in self.running {
+            profile.allocate(
+                self.now,
+                r.expected_end - self.now,
+                self.jobs[r.job as usize].procs,
+            );
+        }
+    }
+}
+
+/// One epoch: the state plus the decisions being made.
+pub struct Epoch<'a> {
+    pub state: State<'a>,
+    free_left: u32,
+    started: Vec<JobIdx>,
+    violation: Option<String>,
+    audit: Option<&'a mut Audit>,
+    epoch_index: u64,
+}
+
+impl Epoch<'_> {
+    pub fn now(&self) -> Time {
+        self.state.now
+    }
+
+    /// Processors still free after the starts made so far in this epoch.
+    pub fn free(&self) -> u32 {
+        self.free_left
+    }
+
+    /// Starts a waiting job now. Starting a job that does not fit is a policy
+    /// bug: the start is refused and the simulation ends with an error.
+    pub fn start(&mut self, job: JobIdx) {
+        let procs = self.state.jobs[job as usize].procs;
+        if procs > self.free_left {
+            self.violation.get_or_insert_with(|| {
+                format!(
+                    "policy started job {job} needing {procs} processors with {} free at {}",
+                    self.free_left, self.state.now
+                )
+            });
+            return;
+        }
+        self.free_left -= procs;
+        self.started.push(job);
+    }
+
+    /// Declares that `job` holds a reservation starting at `at`. Informational:
+    /// recorded only when the run is audited, so invariant checks can verify
+    /// that reservations are kept.
+    pub fn reserve(&mut self, job: JobIdx, at: Time) {
+        if let Some(audit) = self.audit.as_deref_mut() {
+            audit.reservations.push(Reservation {
+                epoch: self.epoch_index,
+                now: self.state.now,
+                job,
+                at,
+            });
+        }
+    }
+}
+
+/// A reservation as declared by a policy in one epoch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reservation {
+    pub epoch: u64,
+    pub now: Time,
+    pub job: JobIdx,
+    pub at: Time,
+}
+
+/// What an audited run records beyond outcomes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Audit {
+    pub reservations: Vec<Reservation>,
+    /// Time and index of every epoch.
+    pub epochs: Vec<Time>,
+}
+
+/// When and how long a job ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run {
+    pub start: Time,
+    pub end: Time,
+}
+
+/// Per-job results of a simulation, indexed like [`Workload::jobs`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub policy: String,
+    /// `None` for jobs the policy rejected at admission.
+    pub runs: Vec<Option<Run>>,
+    pub epochs: u64,
+    pub audit: Option<Audit>,
+}
+
+/// The simulation failed: a policy broke the rules the core enforces.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum SimError {
+    #[error("policy `{policy}` broke the simulation: {message}")]
+    PolicyViolation { policy: String, message: String },
+    #[error("policy `{policy}` left {waiting} jobs waiting on an idle machine at time {now}")]
+    Stalled {
+        policy: String,
+        waiting: usize,
+        now: Time,
+    },
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SimOptions {
+    /// Record reservations and epochs for invariant checks.
+    pub audit: bool,
+}
+
+/// Runs `policy` on `workload` to completion.
+pub fn simulate(
+    workload: &Workload,
+    policy: &mut dyn Policy,
+    opts: SimOptions,
+) -> Result<Outcome, SimError> {
+    let n = workload.jobs.len();
+    let infos: Vec<JobInfo> = workload
+        .jobs
+        .iter()
+        .map(|j| JobInfo {
+            submit: j.submit,
+            estimate: j.estimate.max(1),
+            procs: j.procs,
+            user: j.user,
+            group: j.group,
+            deadline: j.deadline,
+        })
+        .collect();
+    let runtimes: Vec<Time> = workload
+        .jobs
+        .iter()
+        .map(|j| j.sim_runtime().max(1))
+        .collect();
+    let name = policy.name();
+    let mut runs: Vec<Option<Run>> = vec![None; n];
+    let mut audit = opts.audit.then(Audit::default);
+
+    let mut next_arrival = 0usize;
+    let mut finish_queue: BinaryHeap<Reverse<(Time, JobIdx)>> = BinaryHeap::new();
+    let mut waiting: Vec<JobIdx> = Vec::new();
+    let mut running: Vec<Running> = Vec::new();
+    let mut arrived: Vec<JobIdx> = Vec::new();
+    let mut finished: Vec<Finished> = Vec::new();
+    let mut is_waiting = vec![false; n];
+    let mut free = workload.procs;
+    let mut epochs = 0u64;
+
+    loop {
+        let next_submit = workload.jobs.get(next_arrival).map(|j| j.submit);
+        let next_finish = finish_queue.peek().map(|Reverse((t, _))| *t);
+        let now = match (next_submit, next_finish) {
+            (None, None) => break,
+            (Some(a), None) => a,
+            (None, Some(f)) => f,
+            (Some(a), Some(f)) => a.min(f),
+        };
+
+        finished.clear();
+        while let Some(&Reverse((t, job))) = finish_queue.peek() {
+            if t != now {
+                break;
+            }
+            finish_queue.pop();
+            let info = &infos[job as usize];
+            free += info.procs;
+            let start = runs[job as usize].map(|r| r.start).unwrap_or(now);
+            let key = Running {
+                expected_end: start + info.estimate,
+                job,
+                start,
+            };
+            if let Ok(pos) = running.binary_search(&key) {
+                running.remove(pos);
+            }
+            finished.push(Finished {
+                job,
+                start,
+                early: now < key.expected_end,
+            });
+        }
+
+        arrived.clear();
+        while let Some(j) = workload.jobs.get(next_arrival) {
+            if j.submit != now {
+                break;
+            }
+            let job = next_arrival as JobIdx;
+            next_arrival += 1;
+            let state = State {
+                now,
+                procs: workload.procs,
+                free,
+                jobs: &infos,
+                waiting: &waiting,
+                running: &running,
+                arrived: &arrived,
+                finished: &finished,
+            };
+            if policy.admit(job, &state) {
+                is_waiting[job as usize] = true;
+                waiting.push(job);
+                arrived.push(job);
+            }
+        }
+
+        if let Some(a) = audit.as_mut() {
+            a.epochs.push(now);
+        }
+        let mut epoch = Epoch {
+            state: State {
+                now,
+                procs: workload.procs,
+                free,
+                jobs: &infos,
+                waiting: &waiting,
+                running: &running,
+                arrived: &arrived,
+                finished: &finished,
+            },
+            free_left: free,
+            started: Vec::new(),
+            violation: None,
+            audit: audit.as_mut(),
+            epoch_index: epochs,
+        };
+        policy.schedule(&mut epoch);
+        epochs += 1;
+        let Epoch {
+            started, violation, ..
+        } = epoch;
+        if let Some(message) = violation {
+            return Err(SimError::PolicyViolation {
+                policy: name,
+                message,
+            });
+        }
+
+        if !started.is_empty() {
+            for &job in &started {
+                let idx = job as usize;
+                if !is_waiting[idx] {
+                    return Err(SimError::PolicyViolation {
+                        policy: name,
+                        message: format!("started job {job} at {now}, which is not waiting"),
+                    });
+                }
+                is_waiting[idx] = false;
+                let info = &infos[idx];
+                free -= info.procs;
+                let end = now + runtimes[idx];
+                runs[idx] = Some(Run { start: now, end });
+                let r = Running {
+                    expected_end: now + info.estimate,
+                    job,
+                    start: now,
+                };
+                let pos = running.partition_point(|x| *x < r);
+                running.insert(pos, r);
+                finish_queue.push(Reverse((end, job)));
+            }
+            waiting.retain(|&j| is_waiting[j as usize]);
+        }
+
+        if finish_queue.is_empty() && next_arrival == n && !waiting.is_empty() {
+            return Err(SimError::Stalled {
+                policy: name,
+                waiting: waiting.len(),
+                now,
+            });
+        }
+    }
+
+    Ok(Outcome {
+        policy: name,
+        runs,
+        epochs,
+        audit,
+    })
+}

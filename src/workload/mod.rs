@@ -1,0 +1,142 @@
+//! Workloads: the jobs a simulation runs, where they came from, and what was
+//! left out of them.
+//!
+//! A [`Workload`] is built by reading a trace ([`swf`]) or by the built-in
+//! model ([`model`]), then reshaped by pure functions ([`transform`]). The
+//! simulation core only ever sees the finished `Workload`.
+
+pub mod model;
+pub mod swf;
+pub mod transform;
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub use swf::{SwfHeader, SwfRecord};
+
+/// Simulated time, in whole seconds. Integer so that event order never
+/// depends on floating-point rounding.
+pub type Time = i64;
+
+/// One rigid job as the simulator runs it.
+///
+/// `runtime` is what the job really takes; `estimate` is what the scheduler is
+/// told. A job whose runtime exceeds its estimate is killed at the estimate
+/// (the batch systems the traces come from enforce the wall-clock limit), so
+/// the simulated run time is [`Job::sim_runtime`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// Job number from the trace (SWF field 1); unique within a workload.
+    pub number: i64,
+    pub submit: Time,
+    pub runtime: Time,
+    pub estimate: Time,
+    pub procs: u32,
+    pub user: i64,
+    pub group: i64,
+    /// Completion deadline, when the workload carries one (admission control).
+    pub deadline: Option<Time>,
+    /// False for warm-up and cool-down jobs: simulated, not measured.
+    pub measured: bool,
+    /// The trace's own fields, kept so a schedule can be written back as SWF.
+    pub swf: SwfRecord,
+}
+
+impl Job {
+    /// Run time in the simulation: the job is killed when it reaches its estimate.
+    pub fn sim_runtime(&self) -> Time {
+        self.runtime.min(self.estimate)
+    }
+}
+
+/// Why a job of the trace is not in the workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DropReason {
+    /// Run time missing (-1) or not positive.
+    RuntimeMissing,
+    /// Neither requested nor allocated processors are positive.
+    ProcsMissing,
+    /// Wider than the machine.
+    TooWide,
+    /// Submit time missing (negative).
+    SubmitMissing,
+    /// Outside the time window, warm-up and cool-down included.
+    OutsideWindow,
+}
+
+impl fmt::Display for DropReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DropReason::RuntimeMissing => "run time missing or <= 0",
+            DropReason::ProcsMissing => "processors missing or <= 0",
+            DropReason::TooWide => "wider than the machine",
+            DropReason::SubmitMissing => "submit time missing",
+            DropReason::OutsideWindow => "outside the time window",
+        })
+    }
+}
+
+/// Counts of dropped jobs by reason, reported with every run.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Dropped(pub BTreeMap<DropReason, u64>);
+
+impl Dropped {
+    pub fn add(&mut self, reason: DropReason) {
+        *self.0.entry(reason).or_insert(0) += 1;
+    }
+    pub fn get(&self, reason: DropReason) -> u64 {
+        self.0.get(&reason).copied().unwrap_or(0)
+    }
+    pub fn total(&self) -> u64 {
+        self.0.values().sum()
+    }
+}
+
+/// A machine and the jobs submitted to it, sorted by (submit, number).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Workload {
+    /// Short name for reports (file stem or model name).
+    pub name: String,
+    /// Processors of the machine the jobs run on.
+    pub procs: u32,
+    pub header: SwfHeader,
+    pub jobs: Vec<Job>,
+    pub dropped: Dropped,
+}
+
+impl Workload {
+    /// Builds a workload, sorting jobs into submit order (ties by job number)
+    /// so every consumer sees one canonical order.
+    pub fn new(name: impl Into<String>, procs: u32, header: SwfHeader, mut jobs: Vec<Job>) -> Self {
+        jobs.sort_by_key(|j| (j.submit, j.number));
+        Workload {
+            name: name.into(),
+            procs,
+            header,
+            jobs,
+            dropped: Dropped::default(),
+        }
+    }
+
+    /// Offered load: processor-seconds asked for per processor-second of the
+    /// submit span, sum(procs * runtime) / (procs * (last submit - first submit)).
+    /// Uses simulated run times (killed at the estimate).
+    pub fn offered_load(&self) -> f64 {
+        let (Some(first), Some(last)) = (self.jobs.first(), self.jobs.last()) else {
+            return 0.0;
+        };
+        let span = (last.submit - first.submit).max(1) as f64;
+        let work: f64 = self
+            .jobs
+            .iter()
+            .map(|j| j.procs as f64 * j.sim_runtime() as f64)
+            .sum();
+        work / (self.procs as f64 * span)
+    }
+
+    pub fn measured_count(&self) -> usize {
+        self.jobs.iter().filter(|j| j.measured).count()
+    }
+}

@@ -1,0 +1,244 @@
+//! Workload transforms: each a pure function from a workload to a new one.
+//!
+//! The SWF record of every job is kept in step with the simulated fields, so
+//! a transformed workload can be written back as SWF.
+
+use super::{DropReason, Time, Workload};
+
+/// A transform could not be applied.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TransformError {
+    #[error("target load must be a positive number, got {0}")]
+    BadLoad(f64),
+    #[error("workload `{0}` has no jobs, or no work, to scale")]
+    NothingToScale(String),
+    #[error("time window is empty: it ends ({end}s) at or before it starts ({start}s)")]
+    EmptyWindow { start: Time, end: Time },
+    #[error("{what} must not be negative, got {value}s")]
+    Negative { what: &'static str, value: Time },
+}
+
+fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
+    if !(target.is_finite() && target > 0.0) {
+        return Err(TransformError::BadLoad(target));
+    }
+    let current = w.offered_load();
+    if w.jobs.len() < 2 || current <= 0.0 {
+        return Err(TransformError::NothingToScale(w.name.clone()));
+    }
+    Ok(current)
+}
+
+/// Scales the offered load to `target` by shrinking (or stretching) the
+/// inter-arrival times, as GOAL does: every submit time moves to
+/// `first + (submit - first) * current / target`, rounded to the second.
+/// Run times are untouched.
+pub fn scale_load_by_arrivals(w: &Workload, target: f64) -> Result<Workload, TransformError> {
+    let current = check_load(w, target)?;
+    let factor = current / target;
+    let first = w.jobs[0].submit;
+    let mut out = w.clone();
+    for j in &mut out.jobs {
+        let submit = first + ((j.submit - first) as f64 * factor).round() as Time;
+        j.swf.submit += submit - j.submit;
+        j.submit = submit;
+    }
+    out.name = format!("{}@{target}", w.name);
+    Ok(out)
+}
+
+/// Scales the offered load to `target` by stretching run times (and
+/// estimates, by the same factor), as MOLD does; arrivals are untouched.
+/// Each scaled time is rounded and at least one second.
+pub fn scale_load_by_runtimes(w: &Workload, target: f64) -> Result<Workload, TransformError> {
+    let current = check_load(w, target)?;
+    let factor = target / current;
+    let scale = |t: Time| ((t as f64 * factor).round() as Time).max(1);
+    let mut out = w.clone();
+    for j in &mut out.jobs {
+        j.runtime = scale(j.runtime);
+        j.estimate = scale(j.estimate);
+        j.swf.run_time = j.runtime;
+        if j.swf.requested_time > 0 {
+            j.swf.requested_time = j.estimate;
+        }
+    }
+    out.name = format!("{}@{target}r", w.name);
+    Ok(out)
+}
+
+/// A measured time window with a warm-up before it and a cool-down after it.
+/// Times are offsets from the first submit of the workload.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Window {
+    pub start: Time,
+    pub end: Time,
+    pub warmup: Time,
+    pub cooldown: Time,
+}
+
+/// Keeps the jobs submitted in `[start - warmup, end + cooldown)` and marks
+/// only those in `[start, end)` as measured. Warm-up jobs fill the machine
+/// so the window does not begin on an empty system; cool-down jobs keep
+/// competing with the window's last jobs so these do not finish on an
+/// emptying machine. Jobs outside are dropped and counted.
+pub fn window(w: &Workload, win: Window) -> Result<Workload, TransformError> {
+    if win.end <= win.start {
+        return Err(TransformError::EmptyWindow {
+            start: win.start,
+            end: win.end,
+        });
+    }
+    for (what, value) in [("warm-up", win.warmup), ("cool-down", win.cooldown)] {
+        if value < 0 {
+            return Err(TransformError::Negative { what, value });
+        }
+    }
+    let Some(first) = w.jobs.first().map(|j| j.submit) else {
+        return Ok(w.clone());
+    };
+    let (start, end) = (first + win.start, first + win.end);
+    let mut out = w.clone();
+    out.jobs.clear();
+    for j in &w.jobs {
+        if j.submit < start - win.warmup || j.submit >= end + win.cooldown {
+            out.dropped.add(DropReason::OutsideWindow);
+            continue;
+        }
+        let mut j = j.clone();
+        j.measured = j.submit >= start && j.submit < end;
+        out.jobs.push(j);
+    }
+    Ok(out)
+}
+
+/// Tells the scheduler each job's exact run time (GOAL's assumption).
+pub fn exact_estimates(w: &Workload) -> Workload {
+    let mut out = w.clone();
+    for j in &mut out.jobs {
+        j.estimate = j.runtime;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workload::{Job, SwfHeader, SwfRecord};
+
+    fn job(number: i64, submit: Time, runtime: Time, estimate: Time, procs: u32) -> Job {
+        let mut swf = SwfRecord::unknown();
+        swf.job_number = number;
+        swf.submit = submit;
+        swf.run_time = runtime;
+        swf.requested_time = estimate;
+        swf.requested_procs = procs as i64;
+        Job {
+            number,
+            submit,
+            runtime,
+            estimate,
+            procs,
+            user: 1,
+            group: 1,
+            deadline: None,
+            measured: true,
+            swf,
+        }
+    }
+
+    fn workload() -> Workload {
+        // 10 processors; work 4*100 + 6*100 + 1*40 = 1040 over a 200 s span:
+        // load 0.52 (job 3 overran its 40 s estimate, so counts 40 s).
+        Workload::new(
+            "w",
+            10,
+            SwfHeader::default(),
+            vec![
+                job(1, 0, 100, 150, 4),
+                job(2, 100, 100, 100, 6),
+                job(3, 200, 50, 40, 1),
+            ],
+        )
+    }
+
+    #[test]
+    fn offered_load_uses_killed_runtimes() {
+        assert!((workload().offered_load() - 0.52).abs() < 1e-12);
+    }
+
+    #[test]
+    fn load_by_arrivals_shrinks_gaps() {
+        let w = scale_load_by_arrivals(&workload(), 1.04).unwrap();
+        let submits: Vec<Time> = w.jobs.iter().map(|j| j.submit).collect();
+        assert_eq!(submits, vec![0, 50, 100]);
+        assert_eq!(w.jobs[1].swf.submit, 50);
+        assert!((w.offered_load() - 1.04).abs() < 1e-12);
+        assert_eq!(w.jobs[0].runtime, 100);
+    }
+
+    #[test]
+    fn load_by_runtimes_stretches_jobs() {
+        let w = scale_load_by_runtimes(&workload(), 1.04).unwrap();
+        let rt: Vec<(Time, Time)> = w.jobs.iter().map(|j| (j.runtime, j.estimate)).collect();
+        assert_eq!(rt, vec![(200, 300), (200, 200), (100, 80)]);
+        assert_eq!(w.jobs[0].submit, 0);
+    }
+
+    #[test]
+    fn bad_load_is_an_error() {
+        assert_eq!(
+            scale_load_by_arrivals(&workload(), -1.0),
+            Err(TransformError::BadLoad(-1.0))
+        );
+        assert!(scale_load_by_runtimes(&workload(), f64::NAN).is_err());
+    }
+
+    #[test]
+    fn window_marks_warmup_and_cooldown_unmeasured() {
+        let w = window(
+            &workload(),
+            Window {
+                start: 100,
+                end: 150,
+                warmup: 100,
+                cooldown: 0,
+            },
+        )
+        .unwrap();
+        let kept: Vec<(i64, bool)> = w.jobs.iter().map(|j| (j.number, j.measured)).collect();
+        assert_eq!(kept, vec![(1, false), (2, true)]);
+        assert_eq!(w.dropped.get(DropReason::OutsideWindow), 1);
+        let w = window(
+            &workload(),
+            Window {
+                start: 100,
+                end: 150,
+                warmup: 0,
+                cooldown: 100,
+            },
+        )
+        .unwrap();
+        let kept: Vec<(i64, bool)> = w.jobs.iter().map(|j| (j.number, j.measured)).collect();
+        assert_eq!(kept, vec![(2, true), (3, false)]);
+    }
+
+    #[test]
+    fn empty_window_is_an_error() {
+        let win = Window {
+            start: 10,
+            end: 10,
+            warmup: 0,
+            cooldown: 0,
+        };
+        assert!(window(&workload(), win).is_err());
+    }
+
+    #[test]
+    fn exact_estimates_copy_runtime() {
+        let w = exact_estimates(&workload());
+        assert!(w.jobs.iter().all(|j| j.estimate == j.runtime));
+        // A job that overran its estimate now runs whole.
+        assert_eq!(w.jobs[2].sim_runtime(), 50);
+    }
+}
