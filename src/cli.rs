@@ -317,7 +317,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<(), CliError> {
 /// Writes the simulated schedule as SWF: each job's own record with wait
 /// and run time as simulated; rejected jobs get wait and run time -1 and
 /// status 5 (cancelled).
-pub fn write_schedule(path: &PathBuf, w: &Workload, o: &Outcome) -> Result<(), CliError> {
+pub fn write_schedule(path: &std::path::Path, w: &Workload, o: &Outcome) -> Result<(), CliError> {
     let mut header = w.header.clone();
     header.lines.push(format!(
         " Note: schedule simulated by goalc, policy {}",

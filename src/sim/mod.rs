@@ -106,6 +106,7 @@ pub struct Epoch<'a> {
     pub state: State<'a>,
     free_left: u32,
     started: Vec<JobIdx>,
+    wake_at: Option<Time>,
     violation: Option<String>,
     audit: Option<&'a mut Audit>,
     epoch_index: u64,
@@ -136,6 +137,15 @@ impl Epoch<'_> {
         }
         self.free_left -= procs;
         self.started.push(job);
+    }
+
+    /// Asks for an epoch at time `t` even if no job arrives or ends then,
+    /// e.g. when a reservation starts at a time no event falls on. Times not
+    /// after now are ignored; of several requests the earliest counts.
+    pub fn wake_at(&mut self, t: Time) {
+        if t > self.state.now {
+            self.wake_at = Some(self.wake_at.map_or(t, |w| w.min(t)));
+        }
     }
 
     /// Declares that `job` holds a reservation starting at `at`. Informational:
@@ -236,6 +246,7 @@ pub fn simulate(
 
     let mut next_arrival = 0usize;
     let mut finish_queue: BinaryHeap<Reverse<(Time, JobIdx)>> = BinaryHeap::new();
+    let mut wakeups: BinaryHeap<Reverse<Time>> = BinaryHeap::new();
     let mut waiting: Vec<JobIdx> = Vec::new();
     let mut running: Vec<Running> = Vec::new();
     let mut arrived: Vec<JobIdx> = Vec::new();
@@ -247,12 +258,17 @@ pub fn simulate(
     loop {
         let next_submit = workload.jobs.get(next_arrival).map(|j| j.submit);
         let next_finish = finish_queue.peek().map(|Reverse((t, _))| *t);
-        let now = match (next_submit, next_finish) {
-            (None, None) => break,
-            (Some(a), None) => a,
-            (None, Some(f)) => f,
-            (Some(a), Some(f)) => a.min(f),
+        let next_wakeup = wakeups.peek().map(|Reverse(t)| *t);
+        let Some(now) = [next_submit, next_finish, next_wakeup]
+            .into_iter()
+            .flatten()
+            .min()
+        else {
+            break;
         };
+        while wakeups.peek().is_some_and(|Reverse(t)| *t <= now) {
+            wakeups.pop();
+        }
 
         finished.clear();
         while let Some(&Reverse((t, job))) = finish_queue.peek() {
@@ -318,6 +334,7 @@ pub fn simulate(
             },
             free_left: free,
             started: Vec::new(),
+            wake_at: None,
             violation: None,
             audit: audit.as_mut(),
             epoch_index: epochs,
@@ -325,8 +342,14 @@ pub fn simulate(
         policy.schedule(&mut epoch);
         epochs += 1;
         let Epoch {
-            started, violation, ..
+            started,
+            violation,
+            wake_at,
+            ..
         } = epoch;
+        if let Some(t) = wake_at {
+            wakeups.push(Reverse(t));
+        }
         if let Some(message) = violation {
             return Err(SimError::PolicyViolation {
                 policy: name,
@@ -360,7 +383,8 @@ pub fn simulate(
             waiting.retain(|&j| is_waiting[j as usize]);
         }
 
-        if finish_queue.is_empty() && next_arrival == n && !waiting.is_empty() {
+        if finish_queue.is_empty() && wakeups.is_empty() && next_arrival == n && !waiting.is_empty()
+        {
             return Err(SimError::Stalled {
                 policy: name,
                 waiting: waiting.len(),

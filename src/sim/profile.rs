@@ -138,10 +138,10 @@ impl Profile {
     /// Applies `f` to the free count over `[from, to)`, splitting steps at
     /// both ends and merging equal neighbours afterwards.
     fn change(&mut self, from: Time, to: Time, f: impl Fn(u32) -> u32) {
+        let from = from.max(self.start());
         if to <= from {
             return;
         }
-        let from = from.max(self.start());
         let a = self.split_at(from);
         let b = self.split_at(to);
         for s in &mut self.steps[a..b] {

@@ -92,12 +92,22 @@ impl Policy for Conservative {
             }
         }
 
-        // Start what is due; the hold stays in the profile as the running job.
+        // Start what is due; the hold stays in the profile as the running
+        // job. A reservation may start where no job arrives or ends (its
+        // predecessor ended early), so ask to be woken for the next one.
+        let mut next = Time::MAX;
         for &job in waiting {
-            if self.reservation[job as usize] == now {
+            let at = self.reservation[job as usize];
+            if at == now {
                 self.reservation[job as usize] = NONE;
                 epoch.start(job);
+            } else if at != NONE {
+                debug_assert!(at > now, "reservation of job {job} at {at} passed at {now}");
+                next = next.min(at);
             }
+        }
+        if next != Time::MAX {
+            epoch.wake_at(next);
         }
     }
 }

@@ -7,6 +7,11 @@
 //! those reservations. With N = 1 this is classic EASY: the head job's
 //! reservation is the "shadow time" and backfilled jobs either end before it
 //! or use only the processors it leaves spare.
+//!
+//! Reservations are planned afresh at every epoch, as Maui does with
+//! RESERVATIONDEPTH. The first one only ever moves earlier; with N > 1 a
+//! later one can move later when an earlier reservation moves up into its
+//! slot, so only the first carries a firm guarantee.
 
 use crate::policy::Order;
 use crate::sim::{Epoch, JobIdx, Policy, Profile};

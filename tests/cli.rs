@@ -1,0 +1,171 @@
+//! The command line as a user meets it: exit codes, one-line errors that
+//! name the place, and the outputs.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn goalc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_goalc"))
+        .args(args)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("run goalc")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A scratch file unique to this test.
+fn scratch(name: &str, content: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("goalc-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+const GOOD: &str = "; MaxProcs: 10\n\
+1 0 -1 100 6 -1 -1 6 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+2 1 -1 100 8 -1 -1 8 100 -1 1 2 1 -1 1 -1 -1 -1\n\
+3 2 -1 100 9 -1 -1 9 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+4 3 -1 250 2 -1 -1 2 250 -1 1 3 1 -1 1 -1 -1 -1\n";
+
+fn one_line_error(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(2), "stderr: {}", stderr(o));
+    let err = stderr(o);
+    assert_eq!(err.lines().count(), 1, "not one line: {err}");
+    assert!(stdout(o).is_empty());
+    err
+}
+
+#[test]
+fn bad_swf_line_names_file_line_and_field() {
+    let path = scratch("bad.swf", &GOOD.replace("2 1 -1 100 8", "2 1 -1 1O0 8"));
+    let err = one_line_error(&goalc(&["simulate", path.to_str().unwrap()]));
+    assert!(
+        err.contains(&format!(
+            "{}:3: field 4 (run time): `1O0` is not an integer",
+            path.display()
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_file_is_named() {
+    let err = one_line_error(&goalc(&["simulate", "/no/such/trace.swf"]));
+    assert!(
+        err.starts_with("goalc: error: /no/such/trace.swf: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn trace_without_header_needs_a_machine_size() {
+    let body: String = GOOD.lines().skip(1).map(|l| format!("{l}\n")).collect();
+    let path = scratch("noheader.swf", &body);
+    let err = one_line_error(&goalc(&["simulate", path.to_str().unwrap()]));
+    assert!(
+        err.contains("no `MaxProcs` or `MaxNodes` in the header"),
+        "{err}"
+    );
+    // With --procs it runs.
+    let o = goalc(&["simulate", path.to_str().unwrap(), "--procs", "10"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn unknown_policy_is_named() {
+    let path = scratch("good1.swf", GOOD);
+    let err = one_line_error(&goalc(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--policy",
+        "fifo",
+    ]));
+    assert!(err.contains("unknown policy `fifo`"), "{err}");
+}
+
+#[test]
+fn bad_option_value_is_a_usage_error() {
+    let o = goalc(&["simulate", "--window", "5d..1d"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("ends before it starts"),
+        "{}",
+        stderr(&o)
+    );
+    let o = goalc(&["simulate", "--load", "-1"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn help_lists_policies_and_options() {
+    let o = goalc(&["simulate", "--help"]);
+    assert!(o.status.success());
+    let help = stdout(&o);
+    for word in [
+        "--policy",
+        "--load",
+        "--window",
+        "--warmup",
+        "--exact-estimates",
+        "--schedule-out",
+        "--format",
+        "lxf-backfill",
+        "conservative",
+        "easy:N",
+        "no-guarantee",
+    ] {
+        assert!(help.contains(word), "--help lacks {word}");
+    }
+}
+
+#[test]
+fn json_output_has_the_measures() {
+    let path = scratch("good2.swf", GOOD);
+    let o = goalc(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--policy",
+        "easy,conservative",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v[0]["policy"], "fcfs-easy");
+    assert_eq!(v[0]["measures"]["max_wait"], 251);
+    assert_eq!(v[1]["policy"], "fcfs-conservative");
+    assert_eq!(v[1]["measures"]["max_wait"], 297);
+}
+
+#[test]
+fn schedule_out_writes_the_simulated_schedule_as_swf() {
+    let path = scratch("good3.swf", GOOD);
+    let out = path.with_file_name("schedule.swf");
+    let o = goalc(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--policy",
+        "easy",
+        "--schedule-out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let w = goalc::workload::swf::read_path(Path::new(&out), &Default::default()).unwrap();
+    // EASY on this trace starts jobs at 0, 100, 253, 3 (hand_schedules.rs).
+    let waits: Vec<i64> = w.jobs.iter().map(|j| j.swf.wait).collect();
+    assert_eq!(waits, vec![0, 99, 251, 0]);
+    assert!(w
+        .header
+        .lines
+        .iter()
+        .any(|l| l.contains("policy fcfs-easy")));
+    assert_eq!(w.header.max_procs, Some(10));
+}
