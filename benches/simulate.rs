@@ -85,6 +85,33 @@ fn whole_traces(c: &mut Criterion) {
     }
     g.finish();
     let _ = std::fs::remove_file(&path);
+
+    // Loading alone, on a million-job trace.
+    let big = generate(&ModelParams {
+        jobs: 1_000_000,
+        procs: 1024,
+        seed: 3,
+    })
+    .expect("model");
+    let path =
+        std::env::temp_dir().join(format!("goalc-bench-model-1m-{}.swf", std::process::id()));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("temp file"));
+    write(&mut file, &big.header, big.jobs.iter().map(|j| &j.swf)).expect("write model trace");
+    drop(file);
+    drop(big);
+    let mut g = c.benchmark_group("read");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.throughput(Throughput::Elements(1_000_000));
+    g.bench_function("model-1M", |b| {
+        b.iter(|| {
+            read_path(black_box(&path), &ReadOptions::default())
+                .expect("trace")
+                .jobs
+                .len()
+        })
+    });
+    g.finish();
+    let _ = std::fs::remove_file(&path);
 }
 
 criterion_group!(benches, whole_traces);

@@ -69,16 +69,19 @@ fn pin(m: &Measures) -> String {
     s
 }
 
+/// Runs every baseline on every trace, checks the invariants, and pins one
+/// line of measures per baseline, so a behaviour change in any policy shows
+/// as a snapshot diff.
 #[test]
 fn baselines_keep_invariants_on_every_trace() {
     let paths = traces();
-    let failures: Vec<String> = paths
+    let results: Vec<(String, Vec<String>, String)> = paths
         .par_iter()
-        .flat_map(|path| {
+        .map(|path| {
             let w = load(path);
-            all_baselines()
+            let per_policy: Vec<(Vec<String>, String)> = all_baselines()
                 .into_par_iter()
-                .filter_map(|spec| {
+                .map(|spec| {
                     let o = run(&w, spec);
                     let mut errs = check_schedule(&w, &o).err().unwrap_or_default();
                     let started = o.runs.iter().filter(|r| r.is_some()).count();
@@ -91,12 +94,32 @@ fn baselines_keep_invariants_on_every_trace() {
                     if spec.order == Order::Fcfs && spec.dispatch == (Dispatch::Easy { depth: 1 }) {
                         errs.extend(check_reservations_kept(&o).err().unwrap_or_default());
                     }
-                    (!errs.is_empty()).then(|| format!("{} {spec}: {errs:?}", w.name))
+                    let errs = errs.into_iter().map(|e| format!("{} {spec}: {e}", w.name)).collect();
+                    let m = measure(&w, &o, MeasureOptions::default());
+                    let line = format!(
+                        "{:<20} wait avg {:>12.3} max {:>9}  bsld avg {:>10.4} max {:>10.3}  loc {:.6}",
+                        spec.to_string(),
+                        m.avg_wait,
+                        m.max_wait,
+                        m.avg_bsld,
+                        m.max_bsld,
+                        m.loss_of_capacity
+                    );
+                    (errs, line)
                 })
-                .collect::<Vec<_>>()
+                .collect();
+            let errors = per_policy.iter().flat_map(|(e, _)| e.clone()).collect();
+            let table = per_policy.iter().map(|(_, l)| format!("{l}\n")).collect();
+            (w.name.clone(), errors, table)
         })
         .collect();
+    let failures: Vec<&String> = results.iter().flat_map(|(_, e, _)| e).collect();
     assert!(failures.is_empty(), "{failures:#?}");
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        for (name, _, table) in results {
+            insta::assert_snapshot!(format!("all-baselines-{name}"), table);
+        }
+    });
 }
 
 #[test]

@@ -20,10 +20,14 @@ pub struct Step {
 
 /// Free processors over time from a start instant to infinity. The last
 /// step extends forever.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct Profile {
     procs: u32,
     steps: Vec<Step>,
+    /// Running maximum of `free` over the steps, rebuilt lazily after a
+    /// change; answers [`Profile::free_somewhere_before`] by binary search.
+    prefix_max: Vec<u32>,
+    prefix_valid: bool,
 }
 
 impl Profile {
@@ -35,11 +39,14 @@ impl Profile {
                 time: now,
                 free: procs,
             }],
+            prefix_max: Vec::new(),
+            prefix_valid: false,
         }
     }
 
     /// Resets to an empty machine from `now`, keeping the allocation.
     pub fn reset(&mut self, now: Time) {
+        self.prefix_valid = false;
         self.steps.clear();
         self.steps.push(Step {
             time: now,
@@ -76,33 +83,59 @@ impl Profile {
     /// last step extends forever and all holds eventually end.
     pub fn earliest_start(&self, p: u32, d: Time, from: Time) -> Time {
         debug_assert!(p <= self.procs, "job wider than the machine");
+        self.scan(p, d, from, Time::MAX, |s| s.free).unwrap_or(from)
+    }
+
+    /// For a job that holds `p` processors over `[held_at, held_at + d)`:
+    /// the earliest start `t` in `[from, held_at)` if its own hold were
+    /// released, or `None` when it cannot start earlier. Nothing is released:
+    /// most jobs cannot move, and finding that out must not churn the steps.
+    pub fn earlier_start(&mut self, p: u32, d: Time, from: Time, held_at: Time) -> Option<Time> {
+        // A step boundary at held_at lets the own hold be added step by step.
+        self.split_at(held_at);
+        let own_end = held_at + d;
+        self.scan(p, d, from, held_at, |s| {
+            if s.time >= held_at && s.time < own_end {
+                s.free + p
+            } else {
+                s.free
+            }
+        })
+    }
+
+    /// The first start `t` in `[from, limit)` where `free(step) >= p` for
+    /// every step overlapping `[t, t + d)`.
+    fn scan(
+        &self,
+        p: u32,
+        d: Time,
+        from: Time,
+        limit: Time,
+        free: impl Fn(&Step) -> u32,
+    ) -> Option<Time> {
+        let steps = &self.steps;
         let mut i = self.index_at(from);
         let mut candidate = from;
-        while i < self.steps.len() {
-            if self.steps[i].free < p {
+        while i < steps.len() && candidate < limit {
+            if free(&steps[i]) < p {
                 // Blocked here: the next possible start is the next step.
                 i += 1;
-                if i < self.steps.len() {
-                    candidate = self.steps[i].time;
-                }
+                candidate = steps.get(i)?.time;
                 continue;
             }
             // Check the window [candidate, candidate + d) from step i on.
             let end = candidate + d;
             let mut j = i + 1;
-            while j < self.steps.len() && self.steps[j].time < end {
-                if self.steps[j].free < p {
-                    break;
-                }
+            while j < steps.len() && steps[j].time < end && free(&steps[j]) >= p {
                 j += 1;
             }
-            if j == self.steps.len() || self.steps[j].time >= end {
-                return candidate;
+            if j == steps.len() || steps[j].time >= end {
+                return Some(candidate);
             }
             // Step j is too full: restart after it.
             i = j;
         }
-        candidate
+        None
     }
 
     /// True when `p` processors are free throughout `[t, t + d)`.
@@ -113,6 +146,17 @@ impl Profile {
             .iter()
             .take_while(|s| s.time < end || s.time <= t)
             .all(|s| s.free >= p)
+    }
+
+    /// True when at some time before `until` at least `p` processors are
+    /// free: a job held at `until` can only move earlier if so, since its own
+    /// hold does not cover that time. A read-only scan, cheaper than
+    /// releasing and re-placing the hold to find out.
+    pub fn free_somewhere_before(&self, p: u32, until: Time) -> bool {
+        self.steps
+            .iter()
+            .take_while(|s| s.time < until)
+            .any(|s| s.free >= p)
     }
 
     /// Holds `p` processors over `[t, t + d)`. The caller guarantees they are
@@ -142,6 +186,7 @@ impl Profile {
         if to <= from {
             return;
         }
+        self.prefix_valid = false;
         let a = self.split_at(from);
         let b = self.split_at(to);
         for s in &mut self.steps[a..b] {
@@ -158,6 +203,7 @@ impl Profile {
         if self.steps[i].time == t {
             return i;
         }
+        self.prefix_valid = false;
         let free = self.steps[i].free;
         self.steps.insert(i + 1, Step { time: t, free });
         i + 1
@@ -180,6 +226,7 @@ impl Profile {
         if i > 0 {
             self.steps.drain(..i);
         }
+        self.prefix_valid = false;
         self.steps[0].time = now;
     }
 }
@@ -229,6 +276,34 @@ mod tests {
         assert!(!p.fits(5, 101, 0));
         assert!(p.fits(1, 500, 0));
         assert!(p.fits(10, 10, 200));
+    }
+
+    #[test]
+    fn free_somewhere_before_scans_only_the_past_of_until() {
+        let mut p = Profile::new(10, 0);
+        p.allocate(0, 100, 8);
+        assert!(p.free_somewhere_before(2, 50));
+        assert!(!p.free_somewhere_before(3, 100));
+        assert!(p.free_somewhere_before(3, 101));
+    }
+
+    #[test]
+    fn earlier_start_counts_the_own_hold_as_free() {
+        let mut p = Profile::new(10, 0);
+        p.allocate(0, 100, 6); // 4 free until 100
+        p.allocate(100, 50, 8); // the job's own hold: 8 over [100, 150)
+                                // 8 processors for 50 s: only at its own slot, so no earlier start.
+        assert_eq!(p.earlier_start(8, 50, 0, 100), None);
+        // As a 4-processor job held at [100, 150) it could start now.
+        let mut q = Profile::new(10, 0);
+        q.allocate(0, 100, 6);
+        q.allocate(100, 150, 4); // own hold of a 4-wide 150 s job
+        q.allocate(120, 10, 6); // someone else's hold: 0 free in [120, 130)
+                                // From 0 the window [0, 150) overlaps [120, 130) where, with its own
+                                // hold given back, 4 are free: it fits at 0.
+        assert_eq!(q.earlier_start(4, 150, 0, 100), Some(0));
+        // A 5-wide job cannot start before 100 (only 4 free).
+        assert_eq!(q.earlier_start(5, 150, 0, 100), None);
     }
 
     #[test]

@@ -197,17 +197,25 @@ pub fn parse(
     opts: &ReadOptions,
 ) -> Result<Workload, SwfError> {
     let mut header_lines = Vec::new();
-    let mut records = Vec::with_capacity(text.len() / 64);
-    for (idx, line) in text.split(|&b| b == b'\n').enumerate() {
+    let mut dropped = Dropped::default();
+    // Jobs go straight into their final vector (no intermediate record list:
+    // a million-job trace must load in well under a second); the width check
+    // waits until the header has given the machine size.
+    let mut jobs = Vec::with_capacity(text.len() / 64);
+    let mut numbers: Vec<(i64, usize)> = Vec::with_capacity(text.len() / 64);
+    let mut line_start = 0;
+    for (idx, line_end) in memchr::memchr_iter(b'\n', text)
+        .chain(std::iter::once(text.len()))
+        .enumerate()
+    {
+        let line = &text[line_start..line_end.max(line_start)];
+        line_start = line_end + 1;
         let lineno = idx + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
         let trimmed = trim_start(line);
         if trimmed.is_empty() {
             continue;
         }
         if trimmed[0] == b';' {
-            // Header comments only count before the first job line; later
-            // comments are kept too (the archive has none there).
             header_lines.push(
                 String::from_utf8_lossy(&trimmed[1..])
                     .trim_end()
@@ -215,36 +223,34 @@ pub fn parse(
             );
             continue;
         }
-        records.push((lineno, parse_record(trimmed, path, lineno)?));
-    }
-    let header = SwfHeader::from_lines(header_lines);
-    let procs = match opts.procs.or(header.max_procs).or(header.max_nodes) {
-        Some(p) => p,
-        None => {
-            return Err(SwfError::Trace {
-                path: path.to_path_buf(),
-                message: "no `MaxProcs` or `MaxNodes` in the header, so the machine size is \
-                          unknown (give it with --procs)"
-                    .into(),
-            })
-        }
-    };
-    let mut dropped = Dropped::default();
-    let mut jobs = Vec::with_capacity(records.len());
-    let mut numbers = std::collections::HashMap::with_capacity(records.len());
-    for (lineno, r) in records {
-        if let Some(first) = numbers.insert(r.job_number, lineno) {
-            return Err(SwfError::Field {
-                path: path.to_path_buf(),
-                line: lineno,
-                field: 1,
-                message: format!("job number {} already used on line {first}", r.job_number),
-            });
-        }
-        match job_from_record(&r, procs) {
+        let record = parse_record(trimmed, path, lineno)?;
+        numbers.push((record.job_number, lineno));
+        match job_from_record(&record, u32::MAX) {
             Ok(job) => jobs.push(job),
             Err(reason) => dropped.add(reason),
         }
+    }
+    if let Some((number, line, first)) = first_duplicate(&mut numbers) {
+        return Err(SwfError::Field {
+            path: path.to_path_buf(),
+            line,
+            field: 1,
+            message: format!("job number {number} already used on line {first}"),
+        });
+    }
+    let header = SwfHeader::from_lines(header_lines);
+    let Some(procs) = opts.procs.or(header.max_procs).or(header.max_nodes) else {
+        return Err(SwfError::Trace {
+            path: path.to_path_buf(),
+            message: "no `MaxProcs` or `MaxNodes` in the header, so the machine size is \
+                      unknown (give it with --procs)"
+                .into(),
+        });
+    };
+    let before = jobs.len();
+    jobs.retain(|j| j.procs <= procs);
+    for _ in jobs.len()..before {
+        dropped.add(DropReason::TooWide);
     }
     let mut w = Workload::new(name, procs, header, jobs);
     w.dropped = dropped;
@@ -289,6 +295,21 @@ pub fn job_from_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropRea
         measured: true,
         swf: *r,
     })
+}
+
+/// The earliest repeated job number as (number, line, line of first use).
+/// Archive traces number jobs in increasing order, which is checked in one
+/// pass; only otherwise are the numbers sorted.
+fn first_duplicate(numbers: &mut [(i64, usize)]) -> Option<(i64, usize, usize)> {
+    if numbers.windows(2).all(|w| w[0].0 < w[1].0) {
+        return None;
+    }
+    numbers.sort_unstable();
+    numbers
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| (w[0].0, w[1].1, w[0].1))
+        .min_by_key(|&(_, line, _)| line)
 }
 
 fn trim_start(s: &[u8]) -> &[u8] {

@@ -98,8 +98,13 @@ pub fn window(w: &Workload, win: Window) -> Result<Workload, TransformError> {
         return Ok(w.clone());
     };
     let (start, end) = (first + win.start, first + win.end);
-    let mut out = w.clone();
-    out.jobs.clear();
+    let mut out = Workload {
+        jobs: Vec::new(),
+        name: w.name.clone(),
+        header: w.header.clone(),
+        dropped: w.dropped.clone(),
+        procs: w.procs,
+    };
     for j in &w.jobs {
         if j.submit < start - win.warmup || j.submit >= end + win.cooldown {
             out.dropped.add(DropReason::OutsideWindow);

@@ -3,9 +3,9 @@
 //!
 //! The profile persists across epochs. When a job ends before its estimate,
 //! the rest of its hold is released and the schedule is compressed: in queue
-//! order, each reservation is taken out and put back at its earliest start.
-//! Its old slot is still free at that moment, so a reservation only ever
-//! moves earlier. With exact estimates nothing ends early and every job
+//! order, each reservation moves to its earliest start with its own hold
+//! counted as free. Its old slot is always such a start, so a reservation
+//! only ever moves earlier. With exact estimates nothing ends early and every job
 //! starts exactly at its first reservation.
 
 use crate::policy::Order;
@@ -69,13 +69,17 @@ impl Policy for Conservative {
                     continue; // arrived now: placed below
                 }
                 let info = &jobs[job as usize];
-                profile.release(old, info.estimate, info.procs);
-                let at = profile.earliest_start(info.procs, info.estimate, now);
-                profile.allocate(at, info.estimate, info.procs);
-                if at != old {
-                    self.reservation[job as usize] = at;
-                    epoch.reserve(job, at);
+                // Cheap filters first: most jobs cannot move.
+                if !profile.free_somewhere_before(info.procs, old) {
+                    continue;
                 }
+                let Some(at) = profile.earlier_start(info.procs, info.estimate, now, old) else {
+                    continue;
+                };
+                profile.release(old, info.estimate, info.procs);
+                profile.allocate(at, info.estimate, info.procs);
+                self.reservation[job as usize] = at;
+                epoch.reserve(job, at);
             }
         }
 
