@@ -24,10 +24,6 @@ pub struct Step {
 pub struct Profile {
     procs: u32,
     steps: Vec<Step>,
-    /// Running maximum of `free` over the steps, rebuilt lazily after a
-    /// change; answers [`Profile::free_somewhere_before`] by binary search.
-    prefix_max: Vec<u32>,
-    prefix_valid: bool,
 }
 
 impl Profile {
@@ -39,14 +35,11 @@ impl Profile {
                 time: now,
                 free: procs,
             }],
-            prefix_max: Vec::new(),
-            prefix_valid: false,
         }
     }
 
     /// Resets to an empty machine from `now`, keeping the allocation.
     pub fn reset(&mut self, now: Time) {
-        self.prefix_valid = false;
         self.steps.clear();
         self.steps.push(Step {
             time: now,
@@ -186,7 +179,6 @@ impl Profile {
         if to <= from {
             return;
         }
-        self.prefix_valid = false;
         let a = self.split_at(from);
         let b = self.split_at(to);
         for s in &mut self.steps[a..b] {
@@ -203,7 +195,6 @@ impl Profile {
         if self.steps[i].time == t {
             return i;
         }
-        self.prefix_valid = false;
         let free = self.steps[i].free;
         self.steps.insert(i + 1, Step { time: t, free });
         i + 1
@@ -226,7 +217,6 @@ impl Profile {
         if i > 0 {
             self.steps.drain(..i);
         }
-        self.prefix_valid = false;
         self.steps[0].time = now;
     }
 }
