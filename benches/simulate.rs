@@ -23,6 +23,16 @@ fn trace(name: &str) -> Option<PathBuf> {
     path.exists().then_some(path)
 }
 
+/// Writes a workload as SWF into the temp folder, for timing reads.
+fn write_temp_trace(w: &Workload) -> PathBuf {
+    let path =
+        std::env::temp_dir().join(format!("goalc-bench-{}-{}.swf", w.name, std::process::id()));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("temp file"));
+    write(&mut file, &w.header, w.jobs.iter().map(|j| &j.swf)).expect("write trace");
+    std::io::Write::flush(&mut file).expect("write trace");
+    path
+}
+
 fn run(w: &Workload, spec: PolicySpec) -> usize {
     let mut p = spec.build();
     let o = simulate(w, p.as_mut(), SimOptions::default()).expect("simulation");

@@ -3,70 +3,11 @@
 //! differ; machine sizes and times are small enough to check on paper.
 
 mod common;
-use common::{run, starts, tiny};
+use common::{run, starts, trace_a, trace_b, trace_c, trace_d};
 use goalc::sim::invariants::{
     check_first_reservation_kept, check_reservations_kept, check_schedule,
 };
 use goalc::workload::Workload;
-
-/// Trace A (10 processors, exact estimates). J1 (6 procs) runs [0,100).
-/// J2 (6) must wait for J1. J3 (4 procs, 30 s) fits beside J1 and ends at
-/// 50, before J2's reservation at 100, so backfilling starts it at 20.
-/// J4 (2 procs, 200 s) fits at 50 beside J1 and, from 100, beside J2.
-/// J5 (4) finds room only when J2 ends at 150.
-fn trace_a() -> Workload {
-    tiny(
-        10,
-        &[
-            (0, 100, 100, 6),
-            (10, 50, 50, 6),
-            (20, 30, 30, 4),
-            (30, 200, 200, 2),
-            (40, 20, 20, 4),
-        ],
-    )
-}
-
-/// Trace B (10 processors, exact estimates): where EASY and conservative
-/// differ. J1 (6) runs [0,100); J2 (8) is reserved at 100; J3 (9) can only
-/// run after J2, at 200. J4 (2 procs, 250 s) at t=3: EASY protects only
-/// J2, which leaves 2 spare processors, so J4 backfills [3,253) and J3 is
-/// pushed to 253. Conservative also protects J3's reservation [200,300),
-/// where only 1 processor is spare, so J4 waits until 300.
-fn trace_b() -> Workload {
-    tiny(
-        10,
-        &[
-            (0, 100, 100, 6),
-            (1, 100, 100, 8),
-            (2, 100, 100, 9),
-            (3, 250, 250, 2),
-        ],
-    )
-}
-
-/// Trace C (10 processors, user estimates; jobs end early). J1 (6) is
-/// estimated 100 s but ends at 50; J3 (4, est 40) ends at 22. J2 (8)
-/// starts when J1 really ends. Under conservative J4 first gets a
-/// reservation at 42 and moves up to 22 when J3 ends early.
-fn trace_c() -> Workload {
-    tiny(
-        10,
-        &[
-            (0, 50, 100, 6),
-            (1, 100, 100, 8),
-            (2, 20, 40, 4),
-            (3, 10, 10, 1),
-        ],
-    )
-}
-
-/// Trace D (4 processors): queue order. When J1 ends at 100, J2 (1000 s)
-/// and J3 (10 s) wait; J3's expansion factor (80 + 10) / 10 = 9 beats
-/// J2's (90 + 1000) / 1000 = 1.09, so LXF and SJF run J3 first.
-fn trace_d() -> Workload {
-    tiny(4, &[(0, 100, 100, 4), (10, 1000, 1000, 4), (20, 10, 10, 4)])
-}
 
 fn check(w: &Workload, policy: &str, expected: &[i64]) {
     let o = run(w, policy);

@@ -5,25 +5,13 @@
 //! a 10-processor machine; submits are 0, 1, 2, 3.
 
 mod common;
-use common::{run, tiny};
+use common::{run, tiny, trace_b};
 use goalc::measures::{bounded_slowdown, measure, percentile, MeasureOptions};
 use goalc::sim::Run;
 use goalc::workload::transform::{window, Window};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-9
-}
-
-fn trace_b() -> goalc::workload::Workload {
-    tiny(
-        10,
-        &[
-            (0, 100, 100, 6),
-            (1, 100, 100, 8),
-            (2, 100, 100, 9),
-            (3, 250, 250, 2),
-        ],
-    )
 }
 
 #[test]
