@@ -79,11 +79,7 @@ fn whole_traces(c: &mut Criterion) {
         seed: 1,
     })
     .expect("model");
-    let path =
-        std::env::temp_dir().join(format!("goalc-bench-model-100k-{}.swf", std::process::id()));
-    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("temp file"));
-    write(&mut file, &model.header, model.jobs.iter().map(|j| &j.swf)).expect("write model trace");
-    drop(file);
+    let path = write_temp_trace(&model);
     g.throughput(Throughput::Elements(model.jobs.len() as u64));
     for spec in [EASY, CONSERVATIVE] {
         g.bench_function(format!("model-100k/read+{spec}"), |b| {
@@ -103,11 +99,7 @@ fn whole_traces(c: &mut Criterion) {
         seed: 3,
     })
     .expect("model");
-    let path =
-        std::env::temp_dir().join(format!("goalc-bench-model-1m-{}.swf", std::process::id()));
-    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("temp file"));
-    write(&mut file, &big.header, big.jobs.iter().map(|j| &j.swf)).expect("write model trace");
-    drop(file);
+    let path = write_temp_trace(&big);
     drop(big);
     let mut g = c.benchmark_group("read");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
