@@ -1,8 +1,10 @@
 //! The `goalc` command line.
 //!
-//! Exit codes: 0 success, 1 a run failed, 2 bad usage or bad input (a bad
-//! trace line, a missing file, an unknown policy).
+//! Exit codes: 0 success; 1 a goal file has errors (`check`, `bench`) or a
+//! run failed; 2 bad usage or bad input (a bad trace line, a missing file,
+//! an unknown policy).
 
+use crate::lang::{self, Checked, CompiledGoal};
 use crate::measures::{measure, MeasureOptions};
 use crate::policy::{Dispatch, Order, PolicySpec, POLICY_NAMES};
 use crate::report::{render, Format, RunReport};
@@ -14,8 +16,8 @@ use crate::workload::transform::{self, Window};
 use crate::workload::{Time, Workload};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use rayon::prelude::*;
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -30,21 +32,20 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Simulate baseline policies on a trace (or the built-in workload model) and print the measures
+    /// Run goal files on traces (or the built-in workload) and compare them side by side
+    Bench(BenchArgs),
+    /// Check goal files; print diagnostics; exit 1 if any has an error
+    Check(CheckArgs),
+    /// Simulate baseline policies by name on a trace (or the built-in workload model)
     #[command(after_help = policy_help())]
     Simulate(SimulateArgs),
     /// Write a workload of the built-in model (Lublin-Feitelson) as an SWF trace
     Generate(GenerateArgs),
 }
 
-/// Where the jobs come from and how they are reshaped before simulation.
+/// How a workload is reshaped before simulation.
 #[derive(Debug, Args)]
-pub struct WorkloadArgs {
-    /// SWF trace (.swf or .swf.gz); without it, the built-in workload model
-    pub trace: Option<PathBuf>,
-    /// Machine size, overriding the trace header's MaxProcs/MaxNodes
-    #[arg(long)]
-    pub procs: Option<u32>,
+pub struct TransformArgs {
     /// Scale the offered load to this value (e.g. 0.9)
     #[arg(long)]
     pub load: Option<f64>,
@@ -63,6 +64,11 @@ pub struct WorkloadArgs {
     /// Tell the scheduler exact run times instead of the users' estimates
     #[arg(long)]
     pub exact_estimates: bool,
+}
+
+/// The built-in workload model, used when no trace is given.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
     /// Built-in model: number of jobs
     #[arg(long, default_value_t = ModelParams::default().jobs)]
     pub model_jobs: usize,
@@ -82,8 +88,15 @@ pub enum LoadBy {
 
 #[derive(Debug, Args)]
 pub struct SimulateArgs {
+    /// SWF trace (.swf or .swf.gz); without it, the built-in workload model
+    pub trace: Option<PathBuf>,
+    /// Machine size, overriding the trace header's MaxProcs/MaxNodes
+    #[arg(long)]
+    pub procs: Option<u32>,
     #[command(flatten)]
-    pub workload: WorkloadArgs,
+    pub transform: TransformArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// Policies to run, comma-separated, or `all` for every baseline (see below)
     #[arg(long, short, value_delimiter = ',', default_value = "fcfs-backfill")]
     pub policy: Vec<String>,
@@ -97,6 +110,42 @@ pub struct SimulateArgs {
     /// fields with wait and run time as simulated
     #[arg(long, value_name = "FILE")]
     pub schedule_out: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Goal files, or folders of `.goal` files [default: goals]
+    pub goals: Vec<PathBuf>,
+    /// SWF traces to run on (repeatable); without it, every trace in
+    /// $GOALC_TRACES if set, else the built-in workload model
+    #[arg(long = "trace", value_name = "FILE")]
+    pub traces: Vec<PathBuf>,
+    /// Machine size, overriding the traces' MaxProcs/MaxNodes
+    #[arg(long)]
+    pub procs: Option<u32>,
+    #[command(flatten)]
+    pub transform: TransformArgs,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Goal files, or folders of `.goal` files
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Diagnostics as compiler-style text or as JSON (one array, on stdout)
+    #[arg(long, value_enum, default_value_t = CheckFormat::Human)]
+    pub format: CheckFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Human,
+    Json,
 }
 
 #[derive(Debug, Args)]
@@ -157,12 +206,14 @@ pub enum CliError {
     },
     #[error(transparent)]
     Sim(#[from] crate::sim::SimError),
+    #[error("{0}")]
+    GoalErrors(String),
 }
 
 impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
-            CliError::Sim(_) => 1,
+            CliError::Sim(_) | CliError::GoalErrors(_) => 1,
             _ => 2,
         }
     }
@@ -188,29 +239,38 @@ pub fn main() -> i32 {
 
 pub fn run(cli: Cli) -> Result<(), CliError> {
     match cli.command {
+        Command::Bench(args) => bench_cmd(args),
+        Command::Check(args) => check_cmd(args),
         Command::Simulate(args) => simulate_cmd(args),
         Command::Generate(args) => generate_cmd(args),
     }
 }
 
-/// Loads the trace or generates the model workload, then applies the
-/// transforms in a fixed order: estimates, load, window.
-pub fn load_workload(args: &WorkloadArgs) -> Result<Workload, CliError> {
-    let mut w = match &args.trace {
-        Some(path) => swf::read_path(path, &ReadOptions { procs: args.procs })?,
+/// Reads a trace, or generates the model workload when there is none.
+pub fn source_workload(
+    trace: Option<&Path>,
+    procs: Option<u32>,
+    model: &ModelArgs,
+) -> Result<Workload, CliError> {
+    match trace {
+        Some(path) => Ok(swf::read_path(path, &ReadOptions { procs })?),
         None => {
-            if args.procs.is_some() {
+            if procs.is_some() {
                 return Err(CliError::Usage(
                     "--procs applies to traces; use --model-procs for the built-in model".into(),
                 ));
             }
-            model::generate(&ModelParams {
-                jobs: args.model_jobs,
-                procs: args.model_procs,
-                seed: args.seed,
-            })?
+            Ok(model::generate(&ModelParams {
+                jobs: model.model_jobs,
+                procs: model.model_procs,
+                seed: model.seed,
+            })?)
         }
-    };
+    }
+}
+
+/// Applies the transforms in a fixed order: estimates, load, window.
+pub fn transform_workload(mut w: Workload, args: &TransformArgs) -> Result<Workload, CliError> {
     if args.exact_estimates {
         w = transform::exact_estimates(&w);
     }
@@ -283,7 +343,8 @@ fn simulate_cmd(args: SimulateArgs) -> Result<(), CliError> {
     if args.tau < 1 {
         return Err(CliError::Usage("--tau must be at least 1s".into()));
     }
-    let w = load_workload(&args.workload)?;
+    let w = source_workload(args.trace.as_deref(), args.procs, &args.model)?;
+    let w = transform_workload(w, &args.transform)?;
     let opts = MeasureOptions { tau: args.tau };
     let results: Vec<Result<(RunReport, Outcome), crate::sim::SimError>> = specs
         .par_iter()
@@ -291,8 +352,9 @@ fn simulate_cmd(args: SimulateArgs) -> Result<(), CliError> {
             let mut policy = spec.build();
             let outcome = simulate(&w, policy.as_mut(), SimOptions::default())?;
             let m = measure(&w, &outcome, opts);
+            let name = spec.to_string();
             Ok((
-                RunReport::new(&w, spec.to_string(), outcome.epochs, m),
+                RunReport::new(&w, name.clone(), name, outcome.epochs, m),
                 outcome,
             ))
         })
@@ -391,4 +453,166 @@ fn generate_cmd(args: GenerateArgs) -> Result<(), CliError> {
             Ok(())
         }
     }
+}
+
+/// Expands folders into their `.goal` files (sorted); files stay as given.
+pub fn goal_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut paths = Vec::new();
+    for arg in args {
+        if arg.is_dir() {
+            let entries = std::fs::read_dir(arg)
+                .map_err(|e| CliError::Usage(format!("{}: {e}", arg.display())))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "goal") && p.is_file())
+                .collect();
+            if found.is_empty() {
+                return Err(CliError::Usage(format!(
+                    "{}: no .goal files in this folder",
+                    arg.display()
+                )));
+            }
+            found.sort();
+            paths.extend(found);
+        } else if arg.exists() {
+            paths.push(arg.clone());
+        } else {
+            return Err(CliError::Usage(format!(
+                "{}: no such file or folder",
+                arg.display()
+            )));
+        }
+    }
+    Ok(paths)
+}
+
+/// Reads and checks goal files; an unreadable file is a usage error.
+fn check_paths(paths: &[PathBuf]) -> Result<Vec<Checked>, CliError> {
+    paths
+        .iter()
+        .map(|p| lang::check_file(p).map_err(|e| CliError::Usage(format!("{}: {e}", p.display()))))
+        .collect()
+}
+
+fn check_cmd(args: CheckArgs) -> Result<(), CliError> {
+    let checked = check_paths(&goal_paths(&args.files)?)?;
+    match args.format {
+        CheckFormat::Human => {
+            let color = std::io::stderr().is_terminal();
+            let text: String = checked.iter().map(|c| c.render(color)).collect();
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        }
+        CheckFormat::Json => {
+            let all: Vec<lang::diag::JsonDiagnostic> = checked
+                .iter()
+                .flat_map(|c| {
+                    c.diagnostics
+                        .iter()
+                        .map(|d| lang::diag::JsonDiagnostic::new(&c.file, &c.text, d))
+                })
+                .collect();
+            let mut text = serde_json::to_string_pretty(&all).unwrap_or_default();
+            text.push('\n');
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+        }
+    }
+    let failed = checked.iter().filter(|c| c.has_errors()).count();
+    if failed > 0 {
+        // The diagnostics already said what; exit 1 without another message.
+        return Err(CliError::GoalErrors(String::new()));
+    }
+    Ok(())
+}
+
+/// Checks goal files and returns the compiled goals, or prints the
+/// diagnostics and fails.
+pub fn compile_goals(paths: &[PathBuf]) -> Result<Vec<CompiledGoal>, CliError> {
+    let checked = check_paths(paths)?;
+    let color = std::io::stderr().is_terminal();
+    let report: String = checked.iter().map(|c| c.render(color)).collect();
+    if !report.is_empty() {
+        let _ = std::io::stderr().lock().write_all(report.as_bytes());
+    }
+    let bad: Vec<&str> = checked
+        .iter()
+        .filter(|c| c.has_errors())
+        .map(|c| c.file.as_str())
+        .collect();
+    if !bad.is_empty() {
+        return Err(CliError::GoalErrors(format!(
+            "{} goal file(s) with errors, nothing was run: {}",
+            bad.len(),
+            bad.join(", ")
+        )));
+    }
+    Ok(checked.into_iter().filter_map(|c| c.goal).collect())
+}
+
+/// The traces `bench` runs on: --trace files, else $GOALC_TRACES, else none
+/// (the built-in model).
+fn bench_traces(args: &BenchArgs) -> Result<Vec<PathBuf>, CliError> {
+    if !args.traces.is_empty() {
+        return Ok(args.traces.clone());
+    }
+    let Some(dir) = std::env::var_os("GOALC_TRACES") else {
+        return Ok(Vec::new());
+    };
+    let dir = PathBuf::from(dir);
+    let entries = std::fs::read_dir(&dir)
+        .map_err(|e| CliError::Usage(format!("GOALC_TRACES={}: {e}", dir.display())))?;
+    let mut traces: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p.to_string_lossy();
+            name.ends_with(".swf") || name.ends_with(".swf.gz")
+        })
+        .collect();
+    if traces.is_empty() {
+        return Err(CliError::Usage(format!(
+            "GOALC_TRACES={}: no .swf or .swf.gz traces in this folder",
+            dir.display()
+        )));
+    }
+    traces.sort();
+    Ok(traces)
+}
+
+fn bench_cmd(args: BenchArgs) -> Result<(), CliError> {
+    let goal_args = if args.goals.is_empty() {
+        vec![PathBuf::from("goals")]
+    } else {
+        args.goals.clone()
+    };
+    let goals = compile_goals(&goal_paths(&goal_args)?)?;
+    let traces = bench_traces(&args)?;
+    let sources: Vec<Option<&Path>> = if traces.is_empty() {
+        vec![None]
+    } else {
+        traces.iter().map(|t| Some(t.as_path())).collect()
+    };
+    let workloads = sources
+        .par_iter()
+        .map(|t| {
+            transform_workload(
+                source_workload(*t, args.procs, &args.model)?,
+                &args.transform,
+            )
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new((goals.len() * workloads.len()) as u64);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let reports = crate::bench::run_all(&goals, &workloads, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    let text = render(&reports, args.format);
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(())
 }

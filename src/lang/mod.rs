@@ -1,0 +1,97 @@
+//! The goal language: parse (grammar/goal.pest) -> check -> compile.
+//!
+//! Data flows one way: [`syntax`] turns text into statements with spans,
+//! [`check`] turns statements into a typed goal or diagnostics, [`compile`]
+//! turns the goal into the core's policy objects. The simulation core does
+//! not depend on this module.
+
+pub mod check;
+pub mod compile;
+pub mod diag;
+pub mod syntax;
+
+pub use compile::CompiledGoal;
+pub use diag::{Diagnostic, Severity, Span};
+
+use std::path::Path;
+
+/// The result of checking one goal file.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// Name used in messages (the path as given).
+    pub file: String,
+    /// The text as checked (invalid UTF-8 replaced, so it can be shown).
+    pub text: String,
+    /// The compiled goal when there is no error.
+    pub goal: Option<CompiledGoal>,
+    /// Errors and warnings, in file order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// All diagnostics rendered in compiler style.
+    pub fn render(&self, color: bool) -> String {
+        self.diagnostics
+            .iter()
+            .map(|d| diag::render(&self.file, &self.text, d, color))
+            .collect()
+    }
+}
+
+/// Parses, checks and compiles goal text. `file` names it in messages and
+/// its stem names the goal when the text has no `name`.
+pub fn check_text(file: &str, text: &str) -> Checked {
+    let stem = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| file.to_string());
+    let (goal, mut diagnostics) = match syntax::parse(text) {
+        Ok(statements) => {
+            let (goal, diags) = check::check(text, &statements);
+            (goal.map(|g| compile::compile(&g, &stem)), diags)
+        }
+        Err(d) => (None, vec![d]),
+    };
+    diagnostics.sort_by_key(|d| d.span.start);
+    Checked {
+        file: file.to_string(),
+        text: text.to_string(),
+        goal,
+        diagnostics,
+    }
+}
+
+/// Checks goal file bytes: text that is not UTF-8 gets an error at the
+/// first bad byte instead of a parse.
+pub fn check_bytes(file: &str, bytes: &[u8]) -> Checked {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => check_text(file, text),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            // The lossy text equals the original up to `at`, where U+FFFD stands.
+            let len = text[at..].chars().next().map_or(0, char::len_utf8);
+            Checked {
+                file: file.to_string(),
+                goal: None,
+                diagnostics: vec![Diagnostic::error(
+                    Span::new(at, at + len),
+                    format!("not UTF-8 text: byte 0x{:02x} at offset {at}", bytes[at]),
+                )
+                .with_label("not text")
+                .with_help("goal files are plain UTF-8 text; is this a binary file?")],
+                text,
+            }
+        }
+    }
+}
+
+/// Reads and checks a goal file.
+pub fn check_file(path: &Path) -> std::io::Result<Checked> {
+    let bytes = std::fs::read(path)?;
+    Ok(check_bytes(&path.display().to_string(), &bytes))
+}
