@@ -231,7 +231,11 @@ pub fn main() -> i32 {
     match run(cli) {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("goalc: error: {e}");
+            let message = e.to_string();
+            // Goal-file errors were already shown as diagnostics.
+            if !message.is_empty() {
+                eprintln!("goalc: error: {message}");
+            }
             e.exit_code()
         }
     }

@@ -169,3 +169,113 @@ fn schedule_out_writes_the_simulated_schedule_as_swf() {
         .any(|l| l.contains("policy fcfs-easy")));
     assert_eq!(w.header.max_procs, Some(10));
 }
+
+fn repo(path: &str) -> String {
+    format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn check_is_quiet_on_valid_goals() {
+    let o = goalc(&["check", &repo("goals")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stderr(&o).is_empty() && stdout(&o).is_empty());
+}
+
+#[test]
+fn check_reports_errors_with_exit_1() {
+    let bad = scratch("typo.goal", "backfill eazy\n");
+    let good = repo("goals/easy.goal");
+    let o = goalc(&["check", &good, bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with(&format!(
+            "{}:1:10: error: `eazy` is not a backfill mode",
+            bad.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `easy`?"), "{err}");
+}
+
+#[test]
+fn check_json_is_machine_readable() {
+    let bad = scratch("dup.goal", "order lxf\norder sjf\n");
+    let o = goalc(&["check", "--format", "json", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let d = &v[0];
+    assert_eq!(d["file"], bad.display().to_string());
+    assert_eq!((d["line"].as_u64(), d["col"].as_u64()), (Some(2), Some(1)));
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["span"]["start"], 10);
+    assert!(d["message"]
+        .as_str()
+        .unwrap()
+        .contains("conflicts with line 1"));
+    assert!(d["hint"].is_string());
+}
+
+#[test]
+fn check_usage_errors_exit_2() {
+    assert_eq!(goalc(&["check"]).status.code(), Some(2));
+    assert_eq!(goalc(&["check", "/no/such.goal"]).status.code(), Some(2));
+}
+
+#[test]
+fn bench_runs_goals_and_marks_the_best() {
+    let trace = repo("traces/lublin-1000-64-s2.swf");
+    let o = goalc(&[
+        "bench",
+        &repo("goals/fcfs.goal"),
+        &repo("goals/lxf-backfill.goal"),
+        "--trace",
+        &trace,
+        "--format",
+        "markdown",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("#### trace lublin-1000-64-s2: 64 processors"),
+        "{out}"
+    );
+    assert!(out.contains("| FCFS | `fcfs-nobackfill` |"), "{out}");
+    assert!(out.contains("| LXF-backfill | `lxf-easy` |"), "{out}");
+    assert!(out.contains("**"), "{out}");
+}
+
+#[test]
+fn bench_refuses_goals_with_errors() {
+    let bad = scratch("bad-bench.goal", "fairshare decay 24h\n");
+    let o = goalc(&["bench", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(
+        err.contains("`fairshare` is recognised but not yet supported"),
+        "{err}"
+    );
+    assert!(err.contains("nothing was run"), "{err}");
+    assert!(stdout(&o).is_empty());
+}
+
+#[test]
+fn bench_output_is_the_same_on_one_thread() {
+    let trace = repo("traces/lublin-1000-64-s2.swf");
+    let args = [
+        "bench",
+        &repo("goals"),
+        "--trace",
+        &trace,
+        "--format",
+        "csv",
+    ];
+    let many = goalc(&args);
+    let one = Command::new(env!("CARGO_BIN_EXE_goalc"))
+        .args(args)
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert!(many.status.success());
+    assert_eq!(stdout(&many), stdout(&one));
+}

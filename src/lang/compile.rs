@@ -51,14 +51,11 @@ impl CompiledGoal {
         };
         let _ = writeln!(s, "  dispatch:   {dispatch}");
         let order = match self.policy.order {
-            Order::Fcfs => "FCFS: earliest submit first",
-            Order::Lxf => "LXF: largest expansion factor (wait + estimate) / estimate first",
-            Order::Sjf => "SJF: shortest estimate first",
+            Order::Fcfs => "FCFS: earliest submit first; ties by trace order",
+            Order::Lxf => "LXF: largest expansion factor (wait + estimate) / estimate first; ties by earlier submit, then trace order",
+            Order::Sjf => "SJF: shortest estimate first; ties by earlier submit, then trace order",
         };
-        let _ = writeln!(
-            s,
-            "  order:      {order}; ties by submit time, then trace order"
-        );
+        let _ = writeln!(s, "  order:      {order}");
         let _ = writeln!(
             s,
             "  slowdown:   bounded, run time at least {}",
