@@ -56,10 +56,10 @@ pub struct TransformArgs {
     #[arg(long, value_parser = parse_window)]
     pub window: Option<(Time, Time)>,
     /// Jobs submitted this long before the window are simulated but not measured
-    #[arg(long, value_parser = parse_duration, default_value = "0", requires = "window")]
+    #[arg(long, value_parser = parse_duration, default_value = "0")]
     pub warmup: Time,
     /// Jobs submitted this long after the window are simulated but not measured
-    #[arg(long, value_parser = parse_duration, default_value = "0", requires = "window")]
+    #[arg(long, value_parser = parse_duration, default_value = "0")]
     pub cooldown: Time,
     /// Tell the scheduler exact run times instead of the users' estimates
     #[arg(long)]
@@ -127,6 +127,14 @@ pub struct BenchArgs {
     pub transform: TransformArgs,
     #[command(flatten)]
     pub model: ModelArgs,
+    /// Run every search goal once per node budget L, e.g. 100,400,1000,4000
+    #[arg(long, value_delimiter = ',', value_name = "L")]
+    pub budget: Vec<u64>,
+    /// Calendar months (UTC) of each trace as measured windows: `all`, or
+    /// 1-based numbers and YYYY-MM, comma-separated; with --warmup 7d
+    /// --cooldown 7d --load 0.9 this is the GOAL paper's set-up
+    #[arg(long, value_name = "MONTHS", conflicts_with = "window")]
+    pub months: Option<String>,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -273,27 +281,30 @@ pub fn source_workload(
     }
 }
 
-/// Applies the transforms in a fixed order: estimates, load, window.
-pub fn transform_workload(mut w: Workload, args: &TransformArgs) -> Result<Workload, CliError> {
+/// Applies the transforms in a fixed order: estimates, window, load. The
+/// window is taken on the trace's own time line, then its jobs (warm-up and
+/// cool-down included) are scaled to the load.
+pub fn transform_workload(w: Workload, args: &TransformArgs) -> Result<Workload, CliError> {
+    let window = args.window.map(|(start, end)| Window {
+        start,
+        end,
+        warmup: args.warmup,
+        cooldown: args.cooldown,
+    });
+    transform_with_window(w, args, window)
+}
+
+/// The transforms with an explicit window (bench's monthly windows).
+fn transform_with_window(
+    mut w: Workload,
+    args: &TransformArgs,
+    window: Option<Window>,
+) -> Result<Workload, CliError> {
     if args.exact_estimates {
         w = transform::exact_estimates(&w);
     }
-    if let Some(load) = args.load {
-        w = match args.load_by {
-            LoadBy::Arrivals => transform::scale_load_by_arrivals(&w, load)?,
-            LoadBy::Runtimes => transform::scale_load_by_runtimes(&w, load)?,
-        };
-    }
-    if let Some((start, end)) = args.window {
-        w = transform::window(
-            &w,
-            Window {
-                start,
-                end,
-                warmup: args.warmup,
-                cooldown: args.cooldown,
-            },
-        )?;
+    if let Some(win) = window {
+        w = transform::window(&w, win)?;
     }
     if w.jobs.is_empty() {
         return Err(CliError::Usage(format!(
@@ -301,7 +312,72 @@ pub fn transform_workload(mut w: Workload, args: &TransformArgs) -> Result<Workl
             w.name
         )));
     }
+    if let Some(load) = args.load {
+        w = match args.load_by {
+            LoadBy::Arrivals => transform::scale_load_by_arrivals(&w, load)?,
+            LoadBy::Runtimes => transform::scale_load_by_runtimes(&w, load)?,
+        };
+    }
     Ok(w)
+}
+
+/// Warm-up and cool-down only mean something with a window.
+fn check_window_args(args: &TransformArgs, months: bool) -> Result<(), CliError> {
+    if args.window.is_none() && !months && (args.warmup != 0 || args.cooldown != 0) {
+        return Err(CliError::Usage(
+            "--warmup and --cooldown go with --window (or --months, for bench)".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The workloads of `bench --months SPEC` for one trace: each selected
+/// calendar month as the measured window, with the warm-up and cool-down.
+fn monthly_workloads(
+    w: &Workload,
+    spec: &str,
+    args: &TransformArgs,
+) -> Result<Vec<Workload>, CliError> {
+    let months = transform::calendar_months(w)?;
+    let chosen: Vec<&(String, Time, Time)> = if spec.trim() == "all" {
+        months.iter().collect()
+    } else {
+        spec.split(',')
+            .map(|item| {
+                let item = item.trim();
+                let by_index = item
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|i| months.get(i.checked_sub(1)?));
+                by_index
+                    .or_else(|| months.iter().find(|m| m.0 == item))
+                    .ok_or_else(|| {
+                        CliError::Usage(format!(
+                            "--months: `{item}` is not a month of {} (it has {} months, {} to {}; \
+                             give 1-based numbers, YYYY-MM, or all)",
+                            w.name,
+                            months.len(),
+                            months.first().map_or("-", |m| m.0.as_str()),
+                            months.last().map_or("-", |m| m.0.as_str())
+                        ))
+                    })
+            })
+            .collect::<Result<_, _>>()?
+    };
+    chosen
+        .into_iter()
+        .map(|(label, start, end)| {
+            let window = Window {
+                start: *start,
+                end: *end,
+                warmup: args.warmup,
+                cooldown: args.cooldown,
+            };
+            let mut m = transform_with_window(w.clone(), args, Some(window))?;
+            m.name = format!("{}:{label}", w.name);
+            Ok(m)
+        })
+        .collect()
 }
 
 /// Expands `all` and parses the policy names.
@@ -347,6 +423,7 @@ fn simulate_cmd(args: SimulateArgs) -> Result<(), CliError> {
     if args.tau < 1 {
         return Err(CliError::Usage("--tau must be at least 1s".into()));
     }
+    check_window_args(&args.transform, false)?;
     let w = source_workload(args.trace.as_deref(), args.procs, &args.model)?;
     let w = transform_workload(w, &args.transform)?;
     let opts = MeasureOptions { tau: args.tau };
@@ -594,15 +671,26 @@ fn bench_cmd(args: BenchArgs) -> Result<(), CliError> {
     } else {
         traces.iter().map(|t| Some(t.as_path())).collect()
     };
-    let workloads = sources
+    if args.budget.contains(&0) {
+        return Err(CliError::Usage(
+            "--budget: a node budget must be at least 1".into(),
+        ));
+    }
+    check_window_args(&args.transform, args.months.is_some())?;
+    let goals = crate::bench::expand_budgets(&goals, &args.budget);
+    let workloads: Vec<Workload> = sources
         .par_iter()
         .map(|t| {
-            transform_workload(
-                source_workload(*t, args.procs, &args.model)?,
-                &args.transform,
-            )
+            let w = source_workload(*t, args.procs, &args.model)?;
+            match &args.months {
+                Some(spec) => monthly_workloads(&w, spec, &args.transform),
+                None => Ok(vec![transform_workload(w, &args.transform)?]),
+            }
         })
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, CliError>>()?
+        .into_iter()
+        .flatten()
+        .collect();
     let bar = if std::io::stderr().is_terminal() {
         let bar = indicatif::ProgressBar::new((goals.len() * workloads.len()) as u64);
         if let Ok(style) =

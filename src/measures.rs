@@ -143,6 +143,39 @@ pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> 
     }
 }
 
+/// Total normalized excessive wait against a threshold (GOAL, section 4):
+/// each measured job that waited longer than `threshold` counts
+/// (wait - threshold) / threshold; thresholds come from FCFS-backfill's
+/// maximum and 98th-percentile wait on the same trace and load.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Excess {
+    pub threshold: Time,
+    pub total: f64,
+    /// Jobs with a nonzero normalized excessive wait.
+    pub jobs: usize,
+}
+
+pub fn normalized_excess(w: &Workload, o: &Outcome, threshold: Time) -> Excess {
+    let base = threshold.max(1) as f64;
+    let mut total = 0.0;
+    let mut jobs = 0;
+    for (job, run) in w.jobs.iter().zip(&o.runs) {
+        let Some(run) = run.filter(|_| job.measured) else {
+            continue;
+        };
+        let over = wait(job.submit, run) - threshold;
+        if over > 0 {
+            total += over as f64 / base;
+            jobs += 1;
+        }
+    }
+    Excess {
+        threshold,
+        total,
+        jobs,
+    }
+}
+
 /// sum(run * procs) / (machine procs * (to - from)), counting every job's
 /// run clipped to `[from, to)`.
 fn utilization(w: &Workload, o: &Outcome, from: Time, to: Time) -> f64 {

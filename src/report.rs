@@ -1,7 +1,8 @@
 //! Reports: measures of runs as tables (one per trace, best value per column
 //! marked), Markdown ready for a pull request, JSON or CSV.
 
-use crate::measures::Measures;
+use crate::measures::{Excess, Measures};
+use crate::sim::SearchCost;
 use crate::workload::Workload;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -29,6 +30,40 @@ pub struct RunReport {
     pub policy: String,
     pub epochs: u64,
     pub measures: Measures,
+    /// Normalized excessive waits against FCFS-backfill (bench only).
+    pub excess: Option<ExcessSummary>,
+    /// What searching cost (searching policies only).
+    pub search: Option<SearchSummary>,
+}
+
+/// Total normalized excessive wait against FCFS-backfill's maximum and
+/// 98th-percentile wait (GOAL, section 4).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct ExcessSummary {
+    pub max: Excess,
+    pub p98: Excess,
+}
+
+/// The cost of a searching policy over a run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct SearchSummary {
+    pub searches: u64,
+    pub node_visits: u64,
+    /// Median and 99th-percentile wall-clock time of one epoch's search,
+    /// microseconds (timings vary from run to run).
+    pub p50_epoch_us: u64,
+    pub p99_epoch_us: u64,
+}
+
+impl From<&SearchCost> for SearchSummary {
+    fn from(c: &SearchCost) -> Self {
+        SearchSummary {
+            searches: c.searches,
+            node_visits: c.node_visits,
+            p50_epoch_us: c.epoch_micros_percentile(0.5),
+            p99_epoch_us: c.epoch_micros_percentile(0.99),
+        }
+    }
 }
 
 impl RunReport {
@@ -48,6 +83,8 @@ impl RunReport {
             policy,
             epochs,
             measures,
+            excess: None,
+            search: None,
         }
     }
 }
@@ -64,76 +101,138 @@ enum Better {
 /// A column of the comparison: header, how to read it, which way is better.
 struct Column {
     header: &'static str,
-    value: fn(&Measures) -> f64,
+    value: fn(&RunReport) -> Option<f64>,
     decimals: usize,
     better: Better,
 }
 
+const fn col(
+    header: &'static str,
+    value: fn(&RunReport) -> Option<f64>,
+    decimals: usize,
+    better: Better,
+) -> Column {
+    Column {
+        header,
+        value,
+        decimals,
+        better,
+    }
+}
+
+/// The outcome measures, always shown.
 const COLUMNS: &[Column] = &[
-    Column {
-        header: "jobs",
-        value: |m| m.jobs as f64,
-        decimals: 0,
-        better: Better::Neither,
-    },
-    Column {
-        header: "avg_wait_s",
-        value: |m| m.avg_wait,
-        decimals: 0,
-        better: Better::Lower,
-    },
-    Column {
-        header: "p98_wait_s",
-        value: |m| m.p98_wait as f64,
-        decimals: 0,
-        better: Better::Lower,
-    },
-    Column {
-        header: "max_wait_s",
-        value: |m| m.max_wait as f64,
-        decimals: 0,
-        better: Better::Lower,
-    },
-    Column {
-        header: "avg_bsld",
-        value: |m| m.avg_bsld,
-        decimals: 2,
-        better: Better::Lower,
-    },
-    Column {
-        header: "max_bsld",
-        value: |m| m.max_bsld,
-        decimals: 1,
-        better: Better::Lower,
-    },
-    Column {
-        header: "avg_resp_s",
-        value: |m| m.avg_response,
-        decimals: 0,
-        better: Better::Lower,
-    },
-    Column {
-        header: "util",
-        value: |m| m.utilization,
-        decimals: 4,
-        better: Better::Higher,
-    },
-    Column {
-        header: "loc",
-        value: |m| m.loss_of_capacity,
-        decimals: 4,
-        better: Better::Lower,
-    },
-    Column {
-        header: "awrt_s",
-        value: |m| m.awrt,
-        decimals: 0,
-        better: Better::Lower,
-    },
+    col("jobs", |r| Some(r.measures.jobs as f64), 0, Better::Neither),
+    col(
+        "avg_wait_s",
+        |r| Some(r.measures.avg_wait),
+        0,
+        Better::Lower,
+    ),
+    col(
+        "p98_wait_s",
+        |r| Some(r.measures.p98_wait as f64),
+        0,
+        Better::Lower,
+    ),
+    col(
+        "max_wait_s",
+        |r| Some(r.measures.max_wait as f64),
+        0,
+        Better::Lower,
+    ),
+    col("avg_bsld", |r| Some(r.measures.avg_bsld), 2, Better::Lower),
+    col("max_bsld", |r| Some(r.measures.max_bsld), 1, Better::Lower),
+    col(
+        "avg_resp_s",
+        |r| Some(r.measures.avg_response),
+        0,
+        Better::Lower,
+    ),
+    col("util", |r| Some(r.measures.utilization), 4, Better::Higher),
+    col(
+        "loc",
+        |r| Some(r.measures.loss_of_capacity),
+        4,
+        Better::Lower,
+    ),
+    col("awrt_s", |r| Some(r.measures.awrt), 0, Better::Lower),
 ];
 
-fn cell(c: &Column, m: &Measures) -> String {
-    format!("{:.*}", c.decimals, (c.value)(m))
+/// GOAL's normalized excessive waits, shown when computed.
+const EXCESS_COLUMNS: &[Column] = &[
+    col(
+        "E_maxW",
+        |r| r.excess.map(|e| e.max.total),
+        2,
+        Better::Lower,
+    ),
+    col(
+        "n_E_maxW",
+        |r| r.excess.map(|e| e.max.jobs as f64),
+        0,
+        Better::Lower,
+    ),
+    col("E_98W", |r| r.excess.map(|e| e.p98.total), 2, Better::Lower),
+    col(
+        "n_E_98W",
+        |r| r.excess.map(|e| e.p98.jobs as f64),
+        0,
+        Better::Lower,
+    ),
+];
+
+/// Search cost, shown in its own table when any run searched.
+const SEARCH_COLUMNS: &[Column] = &[
+    col(
+        "searches",
+        |r| r.search.map(|s| s.searches as f64),
+        0,
+        Better::Neither,
+    ),
+    col(
+        "node_visits",
+        |r| r.search.map(|s| s.node_visits as f64),
+        0,
+        Better::Neither,
+    ),
+    col(
+        "visits/search",
+        |r| {
+            r.search
+                .map(|s| s.node_visits as f64 / s.searches.max(1) as f64)
+        },
+        0,
+        Better::Neither,
+    ),
+    col(
+        "p50_epoch_us",
+        |r| r.search.map(|s| s.p50_epoch_us as f64),
+        0,
+        Better::Neither,
+    ),
+    col(
+        "p99_epoch_us",
+        |r| r.search.map(|s| s.p99_epoch_us as f64),
+        0,
+        Better::Neither,
+    ),
+];
+
+fn cell(c: &Column, r: &RunReport) -> String {
+    match (c.value)(r) {
+        Some(v) => format!("{:.*}", c.decimals, v),
+        None => "-".into(),
+    }
+}
+
+/// The columns of the main table for these runs.
+fn columns(runs: &[&RunReport]) -> Vec<&'static Column> {
+    let mut cols: Vec<&Column> = COLUMNS.iter().collect();
+    if runs.iter().any(|r| r.excess.is_some()) {
+        cols.extend(EXCESS_COLUMNS);
+    }
+    cols
 }
 
 /// Renders reports in `format`; table and Markdown give one table per
@@ -170,8 +269,13 @@ pub fn render(reports: &[RunReport], format: Format) -> String {
 }
 
 fn csv(reports: &[RunReport]) -> String {
+    let runs: Vec<&RunReport> = reports.iter().collect();
+    let mut cols = columns(&runs);
+    if runs.iter().any(|r| r.search.is_some()) {
+        cols.extend(SEARCH_COLUMNS);
+    }
     let mut out = String::from("trace,procs,label,policy,offered_load,epochs");
-    for c in COLUMNS {
+    for c in &cols {
         let _ = write!(out, ",{}", c.header);
     }
     out.push('\n');
@@ -182,12 +286,12 @@ fn csv(reports: &[RunReport]) -> String {
             csv_field(&r.trace),
             r.procs,
             csv_field(&r.label),
-            r.policy,
+            csv_field(&r.policy),
             r.offered_load,
             r.epochs
         );
-        for c in COLUMNS {
-            let _ = write!(out, ",{}", cell(c, &r.measures));
+        for c in &cols {
+            let _ = write!(out, ",{}", cell(c, r));
         }
         out.push('\n');
     }
@@ -205,22 +309,29 @@ fn csv_field(s: &str) -> String {
 
 /// Per column, which runs hold the best value (all of them on a tie);
 /// nothing is marked where every run has the same value.
-fn best(runs: &[&RunReport]) -> Vec<Vec<bool>> {
-    COLUMNS
-        .iter()
+fn best(cols: &[&Column], runs: &[&RunReport]) -> Vec<Vec<bool>> {
+    cols.iter()
         .map(|c| {
             // Compare at the precision shown, so marks agree with the cells.
             let shown: Vec<f64> = runs
                 .iter()
-                .map(|r| cell(c, &r.measures).parse::<f64>().unwrap_or(f64::NAN))
+                .map(|r| cell(c, r).parse::<f64>().unwrap_or(f64::NAN))
                 .collect();
             let target = match c.better {
-                Better::Lower => shown.iter().copied().fold(f64::INFINITY, f64::min),
-                Better::Higher => shown.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+                Better::Lower => shown
+                    .iter()
+                    .copied()
+                    .filter(|v| !v.is_nan())
+                    .fold(f64::INFINITY, f64::min),
+                Better::Higher => shown
+                    .iter()
+                    .copied()
+                    .filter(|v| !v.is_nan())
+                    .fold(f64::NEG_INFINITY, f64::max),
                 Better::Neither => f64::NAN,
             };
             let marks: Vec<bool> = shown.iter().map(|&v| v == target).collect();
-            if marks.iter().all(|&m| m) {
+            if marks.iter().all(|&m| m) || runs.len() < 2 {
                 vec![false; runs.len()]
             } else {
                 marks
@@ -254,16 +365,42 @@ fn caption(r: &RunReport) -> String {
             reasons.join(", ")
         );
     }
+    if let Some(e) = r.excess {
+        let _ = write!(
+            s,
+            "; E thresholds (FCFS-backfill): max wait {} s, 98% wait {} s",
+            e.max.threshold, e.p98.threshold
+        );
+    }
     s
 }
 
-fn header_row(with_policy: bool) -> Vec<String> {
-    let mut row = vec!["goal".to_string()];
+/// Header and rows of a table of `cols` for `runs`, cells marked by `mark`.
+fn rows(
+    runs: &[&RunReport],
+    cols: &[&Column],
+    with_policy: bool,
+    mut mark: impl FnMut(String, bool) -> String,
+) -> (Vec<String>, Vec<Vec<String>>) {
+    let mut header = vec!["goal".to_string()];
     if with_policy {
-        row.push("policy".into());
+        header.push("policy".into());
     }
-    row.extend(COLUMNS.iter().map(|c| c.header.to_string()));
-    row
+    header.extend(cols.iter().map(|c| c.header.to_string()));
+    let marks = best(cols, runs);
+    let body = runs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut row = vec![r.label.clone()];
+            if with_policy {
+                row.push(r.policy.clone());
+            }
+            row.extend(cols.iter().zip(&marks).map(|(c, m)| mark(cell(c, r), m[i])));
+            row
+        })
+        .collect();
+    (header, body)
 }
 
 fn table(runs: &[&RunReport]) -> String {
@@ -271,28 +408,35 @@ fn table(runs: &[&RunReport]) -> String {
         return String::new();
     };
     let with_policy = runs.iter().any(|r| r.label != r.policy);
-    let marks = best(runs);
-    // Headers get the same one-character mark slot as the cells.
     let left = if with_policy { 2 } else { 1 };
-    let mut header = header_row(with_policy);
+    let cols = columns(runs);
+    let mut marked = false;
+    let (mut header, body) = rows(runs, &cols, with_policy, |v, m| {
+        marked |= m;
+        format!("{v}{}", if m { "*" } else { " " })
+    });
+    // Headers get the same one-character mark slot as the cells.
     for h in header.iter_mut().skip(left) {
         h.push(' ');
     }
-    let mut rows = vec![header];
-    for (i, r) in runs.iter().enumerate() {
-        let mut row = vec![r.label.clone()];
-        if with_policy {
-            row.push(r.policy.clone());
-        }
-        for (c, mark) in COLUMNS.iter().zip(&marks) {
-            let star = if mark[i] { "*" } else { " " };
-            row.push(format!("{}{star}", cell(c, &r.measures)));
-        }
-        rows.push(row);
-    }
-    let mut out = format!("{}\n\n{}", caption(first), align(&rows, left));
-    if marks.iter().flatten().any(|&m| m) {
+    let mut all = vec![header];
+    all.extend(body);
+    let mut out = format!("{}\n\n{}", caption(first), align(&all, left));
+    if marked {
         out.push_str("* best in column\n");
+    }
+    let searching: Vec<&RunReport> = runs
+        .iter()
+        .copied()
+        .filter(|r| r.search.is_some())
+        .collect();
+    if !searching.is_empty() {
+        let cols: Vec<&Column> = SEARCH_COLUMNS.iter().collect();
+        let (header, body) = rows(&searching, &cols, false, |v, _| v);
+        let mut all = vec![header];
+        all.extend(body);
+        out.push_str("\nsearch cost:\n");
+        out.push_str(&align(&all, 1));
     }
     if let [only] = runs {
         out.push('\n');
@@ -306,34 +450,63 @@ fn markdown(runs: &[&RunReport]) -> String {
         return String::new();
     };
     let with_policy = runs.iter().any(|r| r.label != r.policy);
-    let marks = best(runs);
-    let header = header_row(with_policy);
-    let mut out = format!("#### {}\n\n| {} |\n|", caption(first), header.join(" | "));
-    for i in 0..header.len() {
-        out.push_str(if i < header.len() - COLUMNS.len() {
-            " --- |"
+    let cols = columns(runs);
+    let mut marked = false;
+    let (header, body) = rows(runs, &cols, with_policy, |v, m| {
+        marked |= m;
+        if m {
+            format!("**{v}**")
         } else {
-            " ---: |"
-        });
+            v
+        }
+    });
+    let mut out = format!("#### {}\n\n", caption(first));
+    out.push_str(&md_table(&header, &body, if with_policy { 2 } else { 1 }));
+    if marked {
+        out.push_str("\nBold: best in column.\n");
+    }
+    let searching: Vec<&RunReport> = runs
+        .iter()
+        .copied()
+        .filter(|r| r.search.is_some())
+        .collect();
+    if !searching.is_empty() {
+        let cols: Vec<&Column> = SEARCH_COLUMNS.iter().collect();
+        let (header, body) = rows(&searching, &cols, false, |v, _| v);
+        out.push_str("\nSearch cost:\n\n");
+        out.push_str(&md_table(&header, &body, 1));
+    }
+    out
+}
+
+/// A Markdown table; the first `left` columns are names, the rest numbers.
+fn md_table(header: &[String], body: &[Vec<String>], left: usize) -> String {
+    let esc = |s: &str| s.replace('|', "\\|");
+    let mut out = format!(
+        "| {} |\n|",
+        header
+            .iter()
+            .map(|h| esc(h))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    for i in 0..header.len() {
+        out.push_str(if i < left { " --- |" } else { " ---: |" });
     }
     out.push('\n');
-    for (i, r) in runs.iter().enumerate() {
-        let _ = write!(out, "| {} |", r.label.replace('|', "\\|"));
-        if with_policy {
-            let _ = write!(out, " `{}` |", r.policy);
-        }
-        for (c, mark) in COLUMNS.iter().zip(&marks) {
-            let v = cell(c, &r.measures);
-            if mark[i] {
-                let _ = write!(out, " **{v}** |");
-            } else {
-                let _ = write!(out, " {v} |");
-            }
-        }
-        out.push('\n');
-    }
-    if marks.iter().flatten().any(|&m| m) {
-        out.push_str("\nBold: best in column.\n");
+    for row in body {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                if i == 1 && left == 2 {
+                    format!("`{}`", esc(c))
+                } else {
+                    esc(c)
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out
 }

@@ -34,7 +34,7 @@ fn every_goal_compiles_and_is_pinned() {
             text.starts_with('#'),
             "{stem}: say in a comment what the goal is and which paper uses it"
         );
-        let r = run_one(&goal, &w).unwrap();
+        let r = run_one(&goal, &w, None).unwrap();
         let m = &r.measures;
         let outcome = format!(
             "trace {} ({} processors, {} jobs), policy {}\n\

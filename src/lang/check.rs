@@ -29,6 +29,8 @@ pub struct Goal {
     pub order: Order,
     /// Lower bound on run time in the bounded slowdown, seconds.
     pub tau: Time,
+    /// A search over schedules, when the goal states an objective.
+    pub search: Option<crate::policy::search::SearchSpec>,
 }
 
 impl Default for Goal {
@@ -40,31 +42,26 @@ impl Default for Goal {
             dispatch: Dispatch::Easy { depth: 1 },
             order: Order::Fcfs,
             tau: 60,
+            search: None,
         }
     }
 }
 
 /// Keywords goalc implements.
-const SUPPORTED: [&str; 5] = ["name", "dispatch", "backfill", "order", "slowdown"];
+const SUPPORTED: [&str; 9] = [
+    "name",
+    "dispatch",
+    "backfill",
+    "order",
+    "slowdown",
+    "objective",
+    "lexical",
+    "tradeoff",
+    "search",
+];
 
 /// Keywords of features still to come, with the feature that will bring them.
-const NOT_YET: [(&str, &str); 16] = [
-    (
-        "tradeoff",
-        "objectives and search over schedules (the GOAL paper)",
-    ),
-    (
-        "lexical",
-        "objectives and search over schedules (the GOAL paper)",
-    ),
-    (
-        "objective",
-        "objectives and search over schedules (the GOAL paper)",
-    ),
-    (
-        "search",
-        "objectives and search over schedules (the GOAL paper)",
-    ),
+const NOT_YET: [(&str, &str); 12] = [
     (
         "deadline",
         "deadline guarantees with admission control (the QOPS paper)",
@@ -123,6 +120,8 @@ pub fn check(text: &str, statements: &[Statement]) -> (Option<Goal>, Vec<Diagnos
         seen_dispatch: None,
         seen_order: None,
         seen_slowdown: None,
+        objective: None,
+        search: None,
     };
     if statements.is_empty() {
         cx.diags.push(
@@ -138,6 +137,9 @@ pub fn check(text: &str, statements: &[Statement]) -> (Option<Goal>, Vec<Diagnos
         if let Err(d) = cx.statement(st) {
             cx.diags.push(d);
         }
+    }
+    if let Err(d) = cx.combine_search() {
+        cx.diags.push(d);
     }
     let mut diags = cx.diags;
     if diags.len() > MAX_DIAGNOSTICS {
@@ -162,9 +164,12 @@ struct Checker<'t> {
     seen_dispatch: Option<Span>,
     seen_order: Option<Span>,
     seen_slowdown: Option<Span>,
+    /// The objective and where it was stated.
+    objective: Option<(Span, crate::policy::objective::Objective)>,
+    search: Option<(Span, super::objective::SearchStmt)>,
 }
 
-type Check<T = ()> = Result<T, Diagnostic>;
+pub(super) type Check<T = ()> = Result<T, Diagnostic>;
 
 impl Checker<'_> {
     fn statement(&mut self, st: &Statement) -> Check {
@@ -174,6 +179,8 @@ impl Checker<'_> {
             "dispatch" | "backfill" => self.dispatch(st),
             "order" => self.order(st),
             "slowdown" => self.slowdown(st),
+            "objective" | "lexical" | "tradeoff" => self.objective(st),
+            "search" => self.search(st),
             _ => {
                 if let Some((_, feature)) = NOT_YET.iter().find(|(k, _)| *k == kw) {
                     return Err(Diagnostic::error(
@@ -182,8 +189,8 @@ impl Checker<'_> {
                     )
                     .with_label("not implemented yet")
                     .with_help(format!(
-                        "{feature} is not in this version of goalc; remove the statement \
-                         rather than have it silently ignored"
+                        "this version of goalc does not have {feature}; remove the statement \
+                         (goalc rejects what it cannot do rather than ignore it)"
                     )));
                 }
                 let all = SUPPORTED
@@ -201,6 +208,58 @@ impl Checker<'_> {
                 )
             }
         }
+    }
+
+    fn objective(&mut self, st: &Statement) -> Check {
+        self.once(self.objective.as_ref().map(|o| o.0), st, "the objective is")?;
+        let checked = super::objective::objective(st)?;
+        self.diags.extend(checked.warnings);
+        self.objective = Some((st.span, checked.objective));
+        Ok(())
+    }
+
+    fn search(&mut self, st: &Statement) -> Check {
+        self.once(self.search.as_ref().map(|s| s.0), st, "the search is")?;
+        self.search = Some((st.span, super::objective::search(st)?));
+        Ok(())
+    }
+
+    /// An objective makes the goal a search; settings of the baselines
+    /// (dispatch, order) then contradict it, and a search needs an objective.
+    fn combine_search(&mut self) -> Check {
+        let Some((obj_span, objective)) = self.objective.clone() else {
+            if let Some((span, _)) = self.search {
+                return Err(Diagnostic::error(span, "`search` needs an objective to search for")
+                    .with_label("no objective in this goal")
+                    .with_help("state one, e.g. tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%"));
+            }
+            return Ok(());
+        };
+        for (other, what) in [
+            (self.seen_dispatch, "dispatch rule"),
+            (self.seen_order, "queue order"),
+        ] {
+            if let Some(span) = other {
+                let (line, _) = line_col(self.text, obj_span.start);
+                return Err(Diagnostic::error(
+                    span,
+                    format!("a {what} conflicts with the objective on line {line}"),
+                )
+                .with_label("not used by a search")
+                .with_related(obj_span, "the objective: jobs are ordered by search")
+                .with_help(
+                    "a goal with an objective places jobs by search (like conservative backfilling, \
+                     in the best order found); remove this line, or set the branching with \
+                     `search ... branch fcfs|lxf`",
+                ));
+            }
+        }
+        self.goal.search = Some(super::objective::search_spec(
+            objective,
+            self.search.map(|s| s.1),
+            self.goal.tau,
+        ));
+        Ok(())
     }
 
     /// Errors when a single-valued setting is given a second time, naming
@@ -235,7 +294,12 @@ impl Checker<'_> {
             );
         };
         if name.trim().is_empty() {
-            return Err(Diagnostic::error(item.span, "the name is empty").with_label("empty"));
+            return Err(Diagnostic::error(item.span, "the name is empty")
+                .with_label("empty")
+                .with_help(
+                    "write a display name, as in name \"EASY\", or remove the line \
+                     to name the goal after its file",
+                ));
         }
         args.end()?;
         self.seen_name = Some(st.span);
@@ -269,7 +333,7 @@ impl Checker<'_> {
                 "easy" => {
                     let depth = match args.peek() {
                         Some(_) => {
-                            args.keyword("depth")?;
+                            args.keyword("depth", "backfill easy depth 4")?;
                             let item = args.next("a reservation depth, e.g. depth 4")?;
                             whole_number(item, "reservation depth", 1, MAX_DEPTH)? as u32
                         }
@@ -285,7 +349,7 @@ impl Checker<'_> {
                                 "`conservative dynamic` is recognised but not yet supported",
                             )
                             .with_label("not implemented yet")
-                            .with_help("dynamic-reservation backfilling (the FAIR paper) is not in this version of goalc"));
+                            .with_help("this version of goalc does not have dynamic-reservation backfilling (the FAIR paper); remove `dynamic` for conservative backfilling"));
                         }
                     }
                     Dispatch::Conservative
@@ -296,6 +360,23 @@ impl Checker<'_> {
                 }
             }
         };
+        if let Some(item) = args.peek() {
+            if item.ident() == Some("depth") && !matches!(dispatch, Dispatch::Easy { .. }) {
+                let last = st.items.last().map_or(item.span, |l| l.span);
+                return Err(Diagnostic::error(
+                    item.span.to(last),
+                    "`depth` applies only to `backfill easy`",
+                )
+                .with_label("no reservation depth here")
+                .with_help(if dispatch == Dispatch::Conservative {
+                    "conservative backfilling gives every waiting job a reservation: remove \
+                     `depth`, or write `backfill easy depth 4` for a fixed number"
+                } else {
+                    "only EASY backfilling has a reservation depth: remove it, or write \
+                     `backfill easy depth 4`"
+                }));
+            }
+        }
         args.end()?;
         self.seen_dispatch = Some(st.span);
         self.goal.dispatch = dispatch;
@@ -312,7 +393,7 @@ impl Checker<'_> {
                 "`order fairshare` is recognised but not yet supported",
             )
             .with_label("not implemented yet")
-            .with_help("fairshare priority (the FAIR paper) is not in this version of goalc"));
+            .with_help("this version of goalc does not have fairshare priority (the FAIR paper); use fcfs, lxf or sjf"));
         }
         let (word, _) = args.word_from(item, "a queue order", &["fcfs", "lxf", "sjf"])?;
         let order = match word {
@@ -329,7 +410,7 @@ impl Checker<'_> {
     fn slowdown(&mut self, st: &Statement) -> Check {
         self.once(self.seen_slowdown, st, "the slowdown bound is")?;
         let mut args = Args::new(st);
-        args.keyword("bound")?;
+        args.keyword("bound", "slowdown bound 60s")?;
         let item = args.next("a duration, e.g. slowdown bound 60s")?;
         let tau = duration(item)?;
         if tau < 1 {
@@ -347,23 +428,23 @@ impl Checker<'_> {
 }
 
 /// Walks the items of one statement.
-struct Args<'a> {
+pub(super) struct Args<'a> {
     st: &'a Statement,
     pos: usize,
 }
 
 impl<'a> Args<'a> {
-    fn new(st: &'a Statement) -> Self {
+    pub(super) fn new(st: &'a Statement) -> Self {
         Args { st, pos: 0 }
     }
 
-    fn peek(&self) -> Option<&'a Item> {
+    pub(super) fn peek(&self) -> Option<&'a Item> {
         self.st.items.get(self.pos)
     }
 
     /// The next item, or an error at the end of the statement saying what
     /// was expected.
-    fn next(&mut self, expected: &str) -> Check<&'a Item> {
+    pub(super) fn next(&mut self, expected: &str) -> Check<&'a Item> {
         match self.st.items.get(self.pos) {
             Some(item) => {
                 self.pos += 1;
@@ -381,12 +462,16 @@ impl<'a> Args<'a> {
     }
 
     /// The next item as one of `choices`.
-    fn word(&mut self, expected: &str, choices: &[&'static str]) -> Check<(&'static str, Span)> {
+    pub(super) fn word(
+        &mut self,
+        expected: &str,
+        choices: &[&'static str],
+    ) -> Check<(&'static str, Span)> {
         let item = self.next(&format!("{expected}: {}", choices.join(", ")))?;
         self.word_from(item, expected, choices)
     }
 
-    fn word_from(
+    pub(super) fn word_from(
         &self,
         item: &Item,
         expected: &str,
@@ -406,9 +491,31 @@ impl<'a> Args<'a> {
         }
     }
 
-    /// The next item must be the word `kw`.
-    fn keyword(&mut self, kw: &'static str) -> Check {
-        self.word(&format!("`{kw}`"), &[kw]).map(|_| ())
+    /// The next item must be the word `kw`; `example` shows the statement.
+    fn keyword(&mut self, kw: &'static str, example: &str) -> Check {
+        let item = self.next(&format!("`{kw}`, as in {example}"))?;
+        if item.ident() == Some(kw) {
+            return Ok(());
+        }
+        let found = item.describe();
+        let help = match item.ident() {
+            Some(w) if did_you_mean(w, [kw]).is_some() => format!("did you mean `{kw}`?"),
+            Some(_) => format!("write it as in {example}"),
+            None => format!("write `{kw}` before {found}, as in {example}"),
+        };
+        Err(
+            Diagnostic::error(item.span, format!("expected `{kw}`, found {found}"))
+                .with_label(format!("expected `{kw}`"))
+                .with_help(help),
+        )
+    }
+
+    /// Span of the item read last.
+    pub(super) fn last_span(&self) -> Span {
+        self.pos
+            .checked_sub(1)
+            .and_then(|i| self.st.items.get(i))
+            .map_or(self.st.keyword_span, |i| i.span)
     }
 
     /// No items may be left.
@@ -433,7 +540,7 @@ impl<'a> Args<'a> {
 }
 
 /// A quantity as a duration with a unit (`90s`, `30m`, `24h`, `7d`, `1d12h`).
-fn duration(item: &Item) -> Check<Time> {
+pub(super) fn duration(item: &Item) -> Check<Time> {
     let Token::Quantity(raw) = &item.token else {
         return Err(
             Diagnostic::error(item.span, format!("{} is not a duration", item.describe()))
@@ -453,7 +560,15 @@ fn duration(item: &Item) -> Check<Time> {
             .with_label("seconds? minutes?")
             .with_help(format!("write {raw}s for seconds or {raw}m for minutes")));
     }
-    if raw.contains('.') || raw.ends_with('%') {
+    if raw.ends_with('%') {
+        return Err(Diagnostic::error(
+            item.span,
+            format!("`{raw}` is a percentage, not a duration"),
+        )
+        .with_label("expected a duration")
+        .with_help("durations are a number and a unit: 90s, 30m, 24h, 7d, 1d12h"));
+    }
+    if raw.contains('.') {
         return Err(
             Diagnostic::error(item.span, format!("`{raw}` is not a duration"))
                 .with_label("expected whole numbers with units")
@@ -469,7 +584,7 @@ fn duration(item: &Item) -> Check<Time> {
 }
 
 /// A quantity as a whole number in `min..=max`.
-fn whole_number(item: &Item, what: &str, min: u32, max: u32) -> Check<u64> {
+pub(super) fn whole_number(item: &Item, what: &str, min: u32, max: u32) -> Check<u64> {
     let raw = match &item.token {
         Token::Quantity(raw) => raw,
         _ => {
@@ -477,10 +592,13 @@ fn whole_number(item: &Item, what: &str, min: u32, max: u32) -> Check<u64> {
                 item.span,
                 format!("{} is not a number", item.describe()),
             )
-            .with_label(format!("expected the {what}")))
+            .with_label(format!("expected the {what}"))
+            .with_help(format!("the {what} is a whole number from {min} to {max}")))
         }
     };
     let value: Option<i64> = raw.parse().ok();
+    let digits = raw.strip_prefix('-').unwrap_or(raw);
+    let too_long = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
     match value {
         Some(v) if v >= min as i64 && v <= max as i64 => Ok(v as u64),
         Some(v) => Err(
@@ -488,6 +606,13 @@ fn whole_number(item: &Item, what: &str, min: u32, max: u32) -> Check<u64> {
                 .with_label(format!("must be {min} to {max}"))
                 .with_help(format!("the {what} is a whole number from {min} to {max}")),
         ),
+        // Digits only, but too many for any integer type.
+        None if too_long => Err(Diagnostic::error(
+            item.span,
+            format!("{what} {raw} is out of range"),
+        )
+        .with_label(format!("must be {min} to {max}"))
+        .with_help(format!("the {what} is a whole number from {min} to {max}"))),
         None => Err(
             Diagnostic::error(item.span, format!("{what} `{raw}` is not a whole number"))
                 .with_label("expected a whole number")
@@ -535,16 +660,93 @@ mod tests {
     }
 
     #[test]
-    fn design_lines_are_recognised_but_rejected() {
-        let e = errors("tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%\ndeadline stringency 0.2\nfairshare decay 24h\n");
+    fn design_lines_parse_and_the_unbuilt_ones_are_rejected() {
+        let e = errors(
+            "tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%\ndeadline stringency 0.2\nfairshare decay 24h\n",
+        );
         assert_eq!(
             e,
             vec![
-                "`tradeoff` is recognised but not yet supported",
                 "`deadline` is recognised but not yet supported",
                 "`fairshare` is recognised but not yet supported"
             ]
         );
+        let g = goal("tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%\n");
+        let s = g.search.expect("a search goal");
+        assert_eq!(s.to_string(), "A-Tradeoff(T_w:avgX) dds-lxf L=4000");
+    }
+
+    #[test]
+    fn objectives_and_search() {
+        use crate::policy::objective::{Difference, Measure, Model, Reference};
+        let g = goal("objective lexical(total_excessive_wait(50h) -> avg_wait) strict\nsearch lds branch fcfs budget 1000\nslowdown bound 10s\n");
+        let s = g.search.unwrap();
+        assert_eq!(s.objective.model, Model::Lexical);
+        assert_eq!(
+            s.objective.measures,
+            vec![Measure::TotalExcessiveWaitFixed(180_000), Measure::AvgWait]
+        );
+        assert_eq!(s.objective.difference, Difference::Strict);
+        assert_eq!((s.budget, s.tau), (1000, 10));
+        assert_eq!(
+            s.to_string(),
+            "Strict Lexical(T_w(2d2h)->avgW) lds-fcfs L=1000"
+        );
+        let g =
+            goal("tradeoff(avg_wait, avg_slowdown, total_excessive_wait) reference C relaxed 2%\n");
+        let s = g.search.unwrap();
+        assert_eq!(s.objective.model, Model::Tradeoff(Reference::C));
+        assert_eq!(s.objective.difference, Difference::Relaxed { percent: 2.0 });
+        assert_eq!(s.objective.measures.len(), 3);
+    }
+
+    #[test]
+    fn objective_mistakes() {
+        assert_eq!(
+            errors("tradeoff(total_excessive_wait, avg_slowdown) relaxed 150%"),
+            vec!["relaxed 150% is out of range"]
+        );
+        assert_eq!(
+            errors("tradeoff(avg_slowdown)"),
+            vec!["a trade-off needs at least two measures"]
+        );
+        assert_eq!(errors("lexical(max_wait, avg_wait)"), vec!["expected `->` between measures (`,` separates trade-off measures; use `->` in lexical)"]);
+        assert_eq!(
+            errors("lexical(max_wait -> avg_wait) reference B"),
+            vec!["`reference` applies to trade-offs only"]
+        );
+        assert_eq!(
+            errors("tradeoff(max_wait, max_wait)"),
+            vec!["`max_wait` appears twice"]
+        );
+        assert_eq!(
+            errors("search dds"),
+            vec!["`search` needs an objective to search for"]
+        );
+        assert_eq!(
+            errors("lexical(max_wait)\norder lxf"),
+            vec!["a queue order conflicts with the objective on line 1"]
+        );
+        assert_eq!(
+            errors("lexical(max_wait)\nsearch budget 0"),
+            vec!["node budget 0 is out of range"]
+        );
+    }
+
+    #[test]
+    fn harmful_combinations_warn_at_the_measure() {
+        let text = "tradeoff(max_wait, avg_slowdown)\n";
+        let (g, d) = check(text, &parse(text).unwrap());
+        assert!(g.is_some());
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].severity, crate::lang::Severity::Warning);
+        assert_eq!(d[0].span, Span::new(9, 17));
+        let text = "lexical(avg_wait -> max_wait)\n";
+        let (g, d) = check(text, &parse(text).unwrap());
+        assert!(g.is_some());
+        assert_eq!(d[0].span, Span::new(8, 16));
+        let text = "lexical(total_excessive_wait -> avg_slowdown)\n";
+        assert!(check(text, &parse(text).unwrap()).1.is_empty());
     }
 
     #[test]

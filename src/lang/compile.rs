@@ -1,7 +1,9 @@
 //! From a checked [`Goal`] to the objects the simulation core runs.
 
 use super::check::Goal;
-use crate::policy::{Dispatch, Order, PolicySpec};
+use crate::policy::objective::{Difference, Model, Reference};
+use crate::policy::search::traverse::Traversal;
+use crate::policy::{Dispatch, GoalPolicy, Order, PolicySpec};
 use crate::sim::Policy;
 use crate::units::format_duration;
 use crate::workload::Time;
@@ -13,7 +15,7 @@ use std::fmt::Write as _;
 pub struct CompiledGoal {
     /// Display name: the goal's `name`, else the file stem.
     pub name: String,
-    pub policy: PolicySpec,
+    pub policy: GoalPolicy,
     /// Bounded-slowdown lower bound, seconds.
     pub tau: Time,
 }
@@ -25,7 +27,10 @@ pub fn compile(goal: &Goal, default_name: &str) -> CompiledGoal {
             .name
             .clone()
             .unwrap_or_else(|| default_name.to_string()),
-        policy: PolicySpec::new(goal.dispatch, goal.order),
+        policy: match &goal.search {
+            Some(search) => GoalPolicy::Search(search.clone()),
+            None => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
+        },
         tau: goal.tau,
     }
 }
@@ -41,21 +46,56 @@ impl CompiledGoal {
         let mut s = String::new();
         let _ = writeln!(s, "goal \"{}\"", self.name);
         let _ = writeln!(s, "  policy:     {}", self.policy);
-        let dispatch = match self.policy.dispatch {
-            Dispatch::NoBackfill => "no backfilling: jobs start in queue order; the first that does not fit blocks the rest".to_string(),
-            Dispatch::List => "list scheduling (no holes): each job starts when enough processors are free after those planned before it".to_string(),
-            Dispatch::Easy { depth: 1 } => "EASY backfilling: the first blocked job holds a reservation; later jobs may start if they do not delay it".to_string(),
-            Dispatch::Easy { depth } => format!("EASY backfilling with reservation depth {depth}: the first {depth} blocked jobs hold reservations; later jobs may start if they delay none"),
-            Dispatch::Conservative => "conservative backfilling: every waiting job holds a reservation, which only ever moves earlier".to_string(),
-            Dispatch::NoGuarantee => "no-guarantee backfilling: no reservations; every job that fits starts, in queue order".to_string(),
-        };
-        let _ = writeln!(s, "  dispatch:   {dispatch}");
-        let order = match self.policy.order {
-            Order::Fcfs => "FCFS: earliest submit first; ties by trace order",
-            Order::Lxf => "LXF: largest expansion factor (wait + estimate) / estimate first; ties by earlier submit, then trace order",
-            Order::Sjf => "SJF: shortest estimate first; ties by earlier submit, then trace order",
-        };
-        let _ = writeln!(s, "  order:      {order}");
+        match &self.policy {
+            GoalPolicy::Baseline(spec) => describe_baseline(&mut s, spec),
+            GoalPolicy::Search(spec) => {
+                let o = &spec.objective;
+                let names: Vec<String> = o.measures.iter().map(|m| m.name()).collect();
+                let model = match o.model {
+                    Model::Lexical => format!(
+                        "lexical: minimise {} first; each later measure only breaks ties",
+                        names.join(", then ")
+                    ),
+                    Model::Tradeoff(r) => {
+                        let reference = match r {
+                            Reference::A => "the best schedule so far (version A)",
+                            Reference::B => "the smaller of the two values (version B)",
+                            Reference::C => {
+                                "lower bounds from FCFS-backfill and LXF-backfill each epoch (version C)"
+                            }
+                        };
+                        format!(
+                            "equal trade-off of {}: a schedule is better when its relative gains \
+                             outweigh its relative losses, relative to {reference}",
+                            names.join(", ")
+                        )
+                    }
+                };
+                let _ = writeln!(s, "  objective:  {model}");
+                let difference = match o.difference {
+                    Difference::Strict => "strict: any difference counts".to_string(),
+                    Difference::Relaxed { percent } => format!(
+                        "relaxed: when one measure gains and another loses, changes under {percent}% \
+                         of the best value (of the oldest job's wait, for total excessive wait) count as none"
+                    ),
+                };
+                let _ = writeln!(s, "  difference: {difference}");
+                let traversal = match spec.traversal {
+                    Traversal::Dds => "DDS (discrepancies high in the tree first)",
+                    Traversal::Lds => "LDS (fewest discrepancies first)",
+                };
+                let _ = writeln!(
+                    s,
+                    "  search:     {traversal}, {} branching, at most {} node visits per epoch",
+                    spec.branch.name().to_uppercase(),
+                    spec.budget
+                );
+                let _ = writeln!(
+                    s,
+                    "  placement:  each job at its earliest start that delays no running or earlier-placed job; jobs planned for now start"
+                );
+            }
+        }
         let _ = writeln!(
             s,
             "  slowdown:   bounded, run time at least {}",
@@ -63,4 +103,23 @@ impl CompiledGoal {
         );
         s
     }
+}
+
+/// The dispatch rule and order of a baseline, in words.
+fn describe_baseline(s: &mut String, spec: &PolicySpec) {
+    let dispatch = match spec.dispatch {
+            Dispatch::NoBackfill => "no backfilling: jobs start in queue order; the first that does not fit blocks the rest".to_string(),
+            Dispatch::List => "list scheduling (no holes): each job starts when enough processors are free after those planned before it".to_string(),
+            Dispatch::Easy { depth: 1 } => "EASY backfilling: the first blocked job holds a reservation; later jobs may start if they do not delay it".to_string(),
+            Dispatch::Easy { depth } => format!("EASY backfilling with reservation depth {depth}: the first {depth} blocked jobs hold reservations; later jobs may start if they delay none"),
+            Dispatch::Conservative => "conservative backfilling: every waiting job holds a reservation, which only ever moves earlier".to_string(),
+            Dispatch::NoGuarantee => "no-guarantee backfilling: no reservations; every job that fits starts, in queue order".to_string(),
+        };
+    let _ = writeln!(s, "  dispatch:   {dispatch}");
+    let order = match spec.order {
+            Order::Fcfs => "FCFS: earliest submit first; ties by trace order",
+            Order::Lxf => "LXF: largest expansion factor (wait + estimate) / estimate first; ties by earlier submit, then trace order",
+            Order::Sjf => "SJF: shortest estimate first; ties by earlier submit, then trace order",
+        };
+    let _ = writeln!(s, "  order:      {order}");
 }

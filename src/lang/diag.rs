@@ -141,6 +141,73 @@ impl JsonDiagnostic {
     }
 }
 
+/// Longest source line (in characters) shown whole under a message; a
+/// longer one is cut to a window around the marked places.
+const MAX_SHOWN_LINE: usize = 120;
+/// Characters kept before and after a marked place in a cut line.
+const SHOWN_CONTEXT: usize = 40;
+
+/// The text as the snippet shows it, with the kept parts as
+/// `(start, end, shown start)` in characters. Control and invisible
+/// characters become U+FFFD (a carriage return a space), so no raw control
+/// byte reaches the terminal, the caret stays under its character, and the
+/// snippet breaks lines where [`line_col`] counts them (ariadne also breaks
+/// at CR, VT, FF, NEL, LS, PS). A line longer than [`MAX_SHOWN_LINE`] is cut around the `marks`
+/// (char offsets) that fall in it, with `...` where text is left out.
+fn shown_text(text: &str, marks: &[usize]) -> (String, Vec<(usize, usize, usize)>) {
+    let mut out = String::with_capacity(text.len());
+    let mut kept = Vec::new();
+    let (mut line_start, mut shown_len) = (0, 0);
+    for line in text.split_inclusive('\n') {
+        let content = line.strip_suffix('\n').unwrap_or(line);
+        let n = content.chars().count();
+        let (from, to) = if n <= MAX_SHOWN_LINE {
+            (0, n)
+        } else {
+            let here = marks
+                .iter()
+                .filter(|&&m| m >= line_start && m <= line_start + n)
+                .map(|&m| m - line_start);
+            let lo = here.clone().min().unwrap_or(0);
+            let hi = here.max().unwrap_or(0);
+            let from = lo.saturating_sub(SHOWN_CONTEXT);
+            (from, (hi + SHOWN_CONTEXT).min(from + MAX_SHOWN_LINE).min(n))
+        };
+        if from > 0 {
+            // What is left out maps to the `...`.
+            kept.push((line_start, line_start, shown_len));
+            out.push_str("...");
+            shown_len += 3;
+        }
+        kept.push((line_start + from, line_start + to, shown_len));
+        out.extend(content.chars().skip(from).take(to - from).map(|c| match c {
+            '\r' => ' ',
+            '\t' => '\t',
+            c if c.is_control() || invisible(c) => '\u{fffd}',
+            c => c,
+        }));
+        shown_len += to - from;
+        if to < n {
+            out.push_str("...");
+            shown_len += 3;
+        }
+        if line.ends_with('\n') {
+            out.push('\n');
+            shown_len += 1;
+        }
+        line_start += n + usize::from(line.ends_with('\n'));
+    }
+    // The end of the text (also the whole of an empty text).
+    kept.push((line_start, line_start, shown_len));
+    (out, kept)
+}
+
+/// Line and paragraph separators, and the zero-width and bidi format
+/// characters that would shift or reorder the snippet.
+pub(crate) fn invisible(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}')
+}
+
 /// Renders one diagnostic in compiler style. `color` adds ANSI colours
 /// (for terminals); without it the output is plain ASCII, stable for tests.
 pub fn render(file: &str, text: &str, d: &Diagnostic, color: bool) -> String {
@@ -156,19 +223,31 @@ pub fn render(file: &str, text: &str, d: &Diagnostic, color: bool) -> String {
             .unwrap_or(0);
         text[..b].chars().count()
     };
-    let span = |s: Span| {
+    let char_span = |s: Span| {
         let start = to_chars(s.start);
-        (file, start..to_chars(s.end).max(start))
+        (start, to_chars(s.end).max(start))
     };
+    let primary = char_span(d.span);
+    let related = d.related.as_ref().map(|(s, _)| char_span(*s));
+    let mut marks = vec![primary.0, primary.1];
+    marks.extend(related.iter().flat_map(|&(a, b)| [a, b]));
+    let (shown, kept) = shown_text(text, &marks);
+    // Where a char offset of the text stands in the shown text.
+    let place = |c: usize| {
+        let i = kept.partition_point(|&(start, _, _)| start <= c).max(1) - 1;
+        let (start, end, at) = kept[i];
+        at + c.clamp(start, end) - start
+    };
+    let span = |(start, end): (usize, usize)| (file, place(start)..place(end));
     let kind = match d.severity {
         Severity::Error => ReportKind::Error,
         Severity::Warning => ReportKind::Warning,
     };
-    let mut label = Label::new(span(d.span));
+    let mut label = Label::new(span(primary));
     if let Some(l) = &d.label {
         label = label.with_message(l);
     }
-    let mut report = Report::build(kind, span(d.span))
+    let mut report = Report::build(kind, span(primary))
         .with_config(
             Config::default()
                 .with_color(color)
@@ -176,23 +255,33 @@ pub fn render(file: &str, text: &str, d: &Diagnostic, color: bool) -> String {
                 .with_compact(false),
         )
         .with_label(label);
-    if let Some((s, note)) = &d.related {
-        report = report.with_label(Label::new(span(*s)).with_message(note));
+    if let (Some((_, note)), Some(r)) = (&d.related, related) {
+        // Labels in file order, so ariadne draws both in one snippet.
+        let order = if r.0 < primary.0 { -1 } else { 1 };
+        report = report.with_label(Label::new(span(r)).with_message(note).with_order(order));
     }
     if let Some(h) = &d.help {
         report = report.with_help(h);
     }
     let mut buf = Vec::new();
-    let _ = report.finish().write((file, Source::from(text)), &mut buf);
+    let _ = report.finish().write((file, Source::from(shown)), &mut buf);
     // ariadne repeats the message on its own first line; the compiler-style
-    // line above already says it.
+    // line above already says it. Its location line (the next) counts in
+    // the shown text, which may be cut: it gets the place in the file.
     let snippet = String::from_utf8_lossy(&buf);
-    out.extend(
-        snippet
-            .lines()
-            .skip(1)
-            .map(|l| format!("{}\n", l.trim_end())),
-    );
+    let here = format!("{file}:");
+    for (i, l) in snippet.lines().skip(1).enumerate() {
+        let mut l = l.trim_end().to_string();
+        if i == 0 {
+            if let Some(at) = l.find(&here) {
+                let from = at + here.len();
+                let end = l[from..].find(' ').map_or(l.len(), |e| from + e);
+                l.replace_range(at..end, &format!("{file}:{line}:{col}"));
+            }
+        }
+        out.push_str(&l);
+        out.push('\n');
+    }
     out
 }
 

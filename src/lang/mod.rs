@@ -8,6 +8,7 @@
 pub mod check;
 pub mod compile;
 pub mod diag;
+pub mod objective;
 pub mod syntax;
 
 pub use compile::CompiledGoal;

@@ -113,8 +113,14 @@ fn item(pair: pest::iterators::Pair<'_, Rule>) -> Item {
 /// Checks what the grammar would handle badly or explain poorly.
 fn prescan(text: &str) -> Result<(), Diagnostic> {
     if text.len() > MAX_FILE_BYTES {
+        // The character holding the first byte past the limit.
+        let at = (0..=MAX_FILE_BYTES)
+            .rev()
+            .find(|&o| text.is_char_boundary(o))
+            .unwrap_or(0);
+        let len = text[at..].chars().next().map_or(0, char::len_utf8);
         return Err(Diagnostic::error(
-            Span::new(MAX_FILE_BYTES, MAX_FILE_BYTES + 1),
+            Span::new(at, at + len),
             format!(
                 "goal file is {} bytes, more than the {} KiB a goal file may have",
                 text.len(),
@@ -125,13 +131,27 @@ fn prescan(text: &str) -> Result<(), Diagnostic> {
         .with_help("a goal file states goals in a few lines; is this the right file?"));
     }
     if let Some(pos) = text.find(|c: char| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
-        let len = text[pos..].chars().next().map_or(1, char::len_utf8);
+        let c = text[pos..].chars().next().unwrap_or('\0');
         return Err(Diagnostic::error(
-            Span::new(pos, pos + len),
-            "control character in a goal file",
+            Span::new(pos, pos + c.len_utf8()),
+            format!("control character U+{:04X} in a goal file", u32::from(c)),
         )
         .with_label("not text")
         .with_help("goal files are plain text; is this a binary file?"));
+    }
+    // The grammar reads a lone `\r` as a line end in comments and strings
+    // but as a space between items: refuse it rather than guess.
+    if let Some(pos) = text
+        .match_indices('\r')
+        .map(|(p, _)| p)
+        .find(|&p| !text[p + 1..].starts_with('\n'))
+    {
+        return Err(Diagnostic::error(
+            Span::new(pos, pos + 1),
+            "carriage return without a line feed",
+        )
+        .with_label("lone `\\r`")
+        .with_help("save the file with Unix (LF) or Windows (CRLF) line ends"));
     }
     let mut open: Vec<usize> = Vec::new();
     let mut in_string: Option<usize> = None;
@@ -201,14 +221,32 @@ fn from_pest(text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
         None => Diagnostic::error(Span::new(pos, pos), "unexpected end of file"),
         Some(c) => {
             let span = Span::new(pos, pos + c.len_utf8());
+            let code = u32::from(c);
             let what = if c == '-' {
                 "`-` here: only `->` or a negative number can start with `-`".to_string()
+            } else if c == '\u{feff}' {
+                "unexpected byte order mark (U+FEFF)".to_string()
+            } else if c.is_ascii_graphic() {
+                format!("unexpected `{c}`")
+            } else if c.is_whitespace() || c.is_control() || super::diag::invisible(c) {
+                // Invisible: name it by its code point only.
+                format!("unexpected character U+{code:04X}")
             } else {
-                format!("unexpected `{}`", c.escape_default())
+                format!("unexpected `{c}` (U+{code:04X})")
             };
             let at_line_start = text[..pos].trim_end_matches([' ', '\t']).ends_with('\n')
                 || text[..pos].trim().is_empty();
-            let help = if at_line_start && !c.is_ascii_alphabetic() {
+            let quote = matches!(
+                c,
+                '\'' | '`' | '\u{ab}' | '\u{bb}' | '\u{2018}'..='\u{201f}'
+            );
+            let help = if quote {
+                "names are quoted with straight double quotes, as in name \"EASY\""
+            } else if c == '\u{feff}' {
+                "save the file as UTF-8 without a byte order mark"
+            } else if c.is_whitespace() {
+                "items are separated by plain spaces or tabs; retype this space"
+            } else if at_line_start && !c.is_ascii_alphabetic() {
                 "a statement starts with a keyword, such as `backfill` or `order`"
             } else {
                 "items are words, numbers (60, 0.2, 1%, 24h), quoted names, `(...)`, `,`, `->`, `+`, `*`"

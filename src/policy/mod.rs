@@ -7,7 +7,9 @@
 
 pub mod backfill;
 pub mod list;
+pub mod objective;
 pub mod order;
+pub mod search;
 pub mod strict;
 
 pub use order::Order;
@@ -53,6 +55,49 @@ impl PolicySpec {
             Dispatch::Easy { depth } => Box::new(backfill::Easy::new(order, depth)),
             Dispatch::Conservative => Box::new(backfill::Conservative::new(order)),
             Dispatch::NoGuarantee => Box::new(backfill::NoGuarantee::new(order)),
+        }
+    }
+}
+
+/// What a goal compiles to: a baseline, or a search over schedules.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub enum GoalPolicy {
+    Baseline(PolicySpec),
+    Search(search::SearchSpec),
+}
+
+impl GoalPolicy {
+    /// The policy object the simulator runs.
+    pub fn build(&self) -> Box<dyn Policy> {
+        match self {
+            GoalPolicy::Baseline(spec) => spec.build(),
+            GoalPolicy::Search(spec) => Box::new(search::SearchPolicy::new(spec.clone())),
+        }
+    }
+
+    /// The same policy with node budget `budget`, for searches.
+    pub fn with_budget(&self, budget: u64) -> Self {
+        match self {
+            GoalPolicy::Search(spec) => GoalPolicy::Search(search::SearchSpec {
+                budget,
+                ..spec.clone()
+            }),
+            other => other.clone(),
+        }
+    }
+
+    pub fn is_search(&self) -> bool {
+        matches!(self, GoalPolicy::Search(_))
+    }
+}
+
+impl fmt::Display for GoalPolicy {
+    /// Compact name in the paper's notation, e.g. `A-Tradeoff(T_w:avgX)
+    /// dds-lxf L=4000`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GoalPolicy::Baseline(spec) => write!(f, "{spec}"),
+            GoalPolicy::Search(s) => write!(f, "{}", s),
         }
     }
 }

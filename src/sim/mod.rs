@@ -67,6 +67,41 @@ pub trait Policy: Send {
     /// One scheduling epoch: start zero or more waiting jobs via
     /// [`Epoch::start`].
     fn schedule(&mut self, epoch: &mut Epoch<'_>);
+
+    /// What searching cost, for policies that search.
+    fn search_cost(&self) -> Option<SearchCost> {
+        None
+    }
+}
+
+/// The cost of a searching policy over a run.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct SearchCost {
+    /// Epochs in which a search ran.
+    pub searches: u64,
+    /// Tree nodes visited in all searches.
+    pub node_visits: u64,
+    /// Wall-clock time of each search, microseconds (not deterministic; never
+    /// used for decisions).
+    #[serde(skip)]
+    pub epoch_micros: Vec<u64>,
+}
+
+/// Equal when the deterministic parts are: timings differ from run to run.
+impl PartialEq for SearchCost {
+    fn eq(&self, other: &Self) -> bool {
+        self.searches == other.searches && self.node_visits == other.node_visits
+    }
+}
+
+impl SearchCost {
+    /// A percentile of the search times in microseconds (nearest rank).
+    pub fn epoch_micros_percentile(&self, q: f64) -> u64 {
+        let mut v = self.epoch_micros.clone();
+        v.sort_unstable();
+        crate::measures::percentile(&v.iter().map(|&x| x as i64).collect::<Vec<_>>(), q)
+            .unwrap_or(0) as u64
+    }
 }
 
 /// The system as the policy sees it at an instant.
@@ -195,6 +230,8 @@ pub struct Outcome {
     pub runs: Vec<Option<Run>>,
     pub epochs: u64,
     pub audit: Option<Audit>,
+    /// What searching cost, for searching policies.
+    pub search: Option<SearchCost>,
 }
 
 /// The simulation failed: a policy broke the rules the core enforces.
@@ -398,5 +435,6 @@ pub fn simulate(
         runs,
         epochs,
         audit,
+        search: policy.search_cost(),
     })
 }

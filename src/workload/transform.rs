@@ -16,6 +16,10 @@ pub enum TransformError {
     EmptyWindow { start: Time, end: Time },
     #[error("{what} must not be negative, got {value}s")]
     Negative { what: &'static str, value: Time },
+    #[error(
+        "trace `{0}` has no usable `UnixStartTime` header, so its calendar months are unknown"
+    )]
+    NoStartTime(String),
 }
 
 fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
@@ -115,6 +119,38 @@ pub fn window(w: &Workload, win: Window) -> Result<Workload, TransformError> {
         out.jobs.push(j);
     }
     Ok(out)
+}
+
+/// The calendar months (UTC) the trace's submits span, as
+/// (`YYYY-MM`, start, end) with start and end offsets from the first submit,
+/// ready for [`window`]. Needs the header's `UnixStartTime`.
+pub fn calendar_months(w: &Workload) -> Result<Vec<(String, Time, Time)>, TransformError> {
+    use chrono::{DateTime, Datelike, NaiveDate};
+    let Some(unix_start) = w.header.unix_start_time else {
+        return Err(TransformError::NoStartTime(w.name.clone()));
+    };
+    let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
+        return Ok(Vec::new());
+    };
+    let date = |t: Time| DateTime::from_timestamp(unix_start + t, 0).map(|d| d.date_naive());
+    let month_start = |y: i32, m: u32| {
+        NaiveDate::from_ymd_opt(y, m, 1)
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(|d| d.and_utc().timestamp() - unix_start)
+    };
+    let (Some(d0), Some(d1)) = (date(first.submit), date(last.submit)) else {
+        return Err(TransformError::NoStartTime(w.name.clone()));
+    };
+    let mut months = Vec::new();
+    let (mut y, mut m) = (d0.year(), d0.month());
+    while (y, m) <= (d1.year(), d1.month()) {
+        let (ny, nm) = if m == 12 { (y + 1, 1) } else { (y, m + 1) };
+        if let (Some(a), Some(b)) = (month_start(y, m), month_start(ny, nm)) {
+            months.push((format!("{y:04}-{m:02}"), a - first.submit, b - first.submit));
+        }
+        (y, m) = (ny, nm);
+    }
+    Ok(months)
 }
 
 /// Tells the scheduler each job's exact run time (GOAL's assumption).
@@ -237,6 +273,20 @@ mod tests {
             cooldown: 0,
         };
         assert!(window(&workload(), win).is_err());
+    }
+
+    #[test]
+    fn calendar_months_follow_the_utc_calendar() {
+        let mut w = workload();
+        // 1996-09-30 23:59:00 UTC: job 1 in September, jobs 2 and 3 (100 s
+        // and 200 s later) in October.
+        w.header.unix_start_time = Some(844_127_940);
+        let months = calendar_months(&w).unwrap();
+        assert_eq!(months.len(), 2);
+        assert_eq!(months[0].0, "1996-09");
+        assert_eq!(months[1], ("1996-10".to_string(), 60, 60 + 31 * 86_400));
+        w.header.unix_start_time = None;
+        assert!(calendar_months(&w).is_err());
     }
 
     #[test]

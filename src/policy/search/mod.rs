@@ -1,0 +1,412 @@
+//! Goal-oriented scheduling by search (the GOAL paper): at every epoch,
+//! look for the order of the waiting jobs whose schedule is best under the
+//! objective, within a budget of node visits, and start the jobs that
+//! schedule starts now.
+//!
+//! A candidate is an order of the waiting jobs. Each job in turn is placed
+//! at its earliest start that neither takes processors from running jobs nor
+//! delays jobs placed before it (conservative placement, in the availability
+//! profile). Placement is incremental along the path and undone on the way
+//! back, so a leaf costs one placement, not a re-placement of the whole order.
+
+// Measure indices address several parallel arrays at once (terms,
+// accumulators, bounds); an index reads more plainly than zipped iterators.
+#![allow(clippy::needless_range_loop)]
+
+pub mod traverse;
+
+use super::objective::{EpochContext, Measure, Objective, MAX_MEASURES};
+use super::Order;
+use crate::sim::{Epoch, JobIdx, Policy, Profile, SearchCost, State};
+use crate::workload::Time;
+use std::time::Instant;
+use traverse::{traverse, Step, Traversal, Visitor};
+
+/// The search's settings: what to optimise and how hard to look.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SearchSpec {
+    pub objective: Objective,
+    pub traversal: Traversal,
+    /// Branching heuristic: FCFS or LXF order of the children.
+    pub branch: Order,
+    /// Node visits per epoch (L).
+    pub budget: u64,
+    /// Slowdown bound of avg_slowdown, seconds.
+    pub tau: Time,
+}
+
+impl SearchSpec {
+    /// The paper's conclusion (section 5.2): DDS with LXF branching, L = 4000.
+    pub const DEFAULT_TRAVERSAL: Traversal = Traversal::Dds;
+    pub const DEFAULT_BRANCH: Order = Order::Lxf;
+    pub const DEFAULT_BUDGET: u64 = 4000;
+}
+
+impl std::fmt::Display for SearchSpec {
+    /// The paper's notation: `A-Tradeoff(T_w:avgX) dds-lxf L=4000`,
+    /// `Strict Lexical(maxW->avgX) dds-fcfs L=4000`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use super::objective::{Difference, Model};
+        let o = &self.objective;
+        let short: Vec<String> = o.measures.iter().map(|m| m.short_name()).collect();
+        if o.difference == Difference::Strict {
+            f.write_str("Strict ")?;
+        }
+        match o.model {
+            Model::Lexical => write!(f, "Lexical({})", short.join("->"))?,
+            Model::Tradeoff(r) => write!(f, "{r:?}-Tradeoff({})", short.join(":"))?,
+        }
+        if let Difference::Relaxed { percent } = o.difference {
+            if percent != 1.0 {
+                write!(f, " relaxed {percent}%")?;
+            }
+        }
+        let t = match self.traversal {
+            Traversal::Dds => "dds",
+            Traversal::Lds => "lds",
+        };
+        write!(f, " {t}-{} L={}", self.branch, self.budget)
+    }
+}
+
+/// The policy object.
+pub struct SearchPolicy {
+    spec: SearchSpec,
+    order: Vec<JobIdx>,
+    profile: Profile,
+    cost: SearchCost,
+}
+
+impl SearchPolicy {
+    pub fn new(spec: SearchSpec) -> Self {
+        SearchPolicy {
+            spec,
+            order: Vec::new(),
+            profile: Profile::new(1, 0),
+            cost: SearchCost::default(),
+        }
+    }
+}
+
+impl Policy for SearchPolicy {
+    fn name(&self) -> String {
+        self.spec.to_string()
+    }
+
+    fn schedule(&mut self, epoch: &mut Epoch<'_>) {
+        let state = &epoch.state;
+        // Only the jobs a schedule starts now matter; if none can start now,
+        // every order gives the same decision.
+        let fits_now = state
+            .waiting
+            .iter()
+            .any(|&j| state.jobs[j as usize].procs <= state.free);
+        if !fits_now {
+            return;
+        }
+        let clock = Instant::now();
+        let (start_now, visits) =
+            search_epoch(&self.spec, state, &mut self.order, &mut self.profile);
+        self.cost.searches += 1;
+        self.cost.node_visits += visits;
+        for job in start_now {
+            epoch.start(job);
+        }
+        self.cost
+            .epoch_micros
+            .push(clock.elapsed().as_micros() as u64);
+    }
+
+    fn search_cost(&self) -> Option<SearchCost> {
+        Some(self.cost.clone())
+    }
+}
+
+/// One epoch's search: returns the jobs the best schedule found starts now,
+/// and the node visits spent. `order` and `profile` are scratch space kept
+/// by the caller so epochs do not allocate.
+pub fn search_epoch(
+    spec: &SearchSpec,
+    state: &State<'_>,
+    order: &mut Vec<JobIdx>,
+    profile: &mut Profile,
+) -> (Vec<JobIdx>, u64) {
+    if profile.procs() != state.procs {
+        *profile = Profile::new(state.procs, state.now);
+    }
+    state.running_profile(profile);
+    spec.branch.sorted_queue(state, order);
+    let mut search = Search::new(spec, state, order, profile);
+    let visits = traverse(order.len(), spec.traversal, spec.budget, &mut search);
+    (std::mem::take(&mut search.best_now), visits)
+}
+
+/// One job as the search sees it.
+struct Cand {
+    job: JobIdx,
+    procs: u32,
+    estimate: Time,
+    submit: Time,
+}
+
+/// One epoch's search: the visitor of the traversal.
+struct Search<'a> {
+    spec: &'a SearchSpec,
+    now: Time,
+    cands: Vec<Cand>,
+    /// Candidate indices by submit time (oldest first), for max-wait bounds.
+    by_age: Vec<usize>,
+    placed: Vec<bool>,
+    /// Placed (candidate, start) along the current path.
+    path: Vec<(usize, Time)>,
+    /// Per depth: accumulated measure terms of the placed jobs.
+    acc: Vec<[f64; MAX_MEASURES]>,
+    /// Per depth: the lower-bound terms of the placed jobs (to subtract).
+    acc_lb: Vec<[f64; MAX_MEASURES]>,
+    /// Lower-bound terms of all candidates, if each started now.
+    total_lb: [f64; MAX_MEASURES],
+    profile: &'a mut Profile,
+    cx: EpochContext,
+    refs: [f64; MAX_MEASURES],
+    best: Option<[f64; MAX_MEASURES]>,
+    best_now: Vec<JobIdx>,
+}
+
+impl<'a> Search<'a> {
+    fn new(
+        spec: &'a SearchSpec,
+        state: &State<'_>,
+        order: &[JobIdx],
+        profile: &'a mut Profile,
+    ) -> Self {
+        let now = state.now;
+        let cands: Vec<Cand> = order
+            .iter()
+            .map(|&job| {
+                let info = &state.jobs[job as usize];
+                Cand {
+                    job,
+                    procs: info.procs,
+                    estimate: info.estimate,
+                    submit: info.submit,
+                }
+            })
+            .collect();
+        let oldest_wait = cands.iter().map(|c| now - c.submit).max().unwrap_or(0);
+        let mut by_age: Vec<usize> = (0..cands.len()).collect();
+        by_age.sort_by_key(|&i| (cands[i].submit, cands[i].job));
+        let n = spec.objective.measures.len();
+        let mut s = Search {
+            spec,
+            now,
+            placed: vec![false; cands.len()],
+            path: Vec::with_capacity(cands.len()),
+            acc: vec![[0.0; MAX_MEASURES]],
+            acc_lb: vec![[0.0; MAX_MEASURES]],
+            total_lb: [0.0; MAX_MEASURES],
+            cands,
+            by_age,
+            profile,
+            cx: EpochContext { oldest_wait },
+            refs: [0.0; MAX_MEASURES],
+            best: None,
+            best_now: Vec::new(),
+        };
+        for i in 0..s.cands.len() {
+            let lb = s.terms(i, now);
+            for (m, t) in lb.iter().enumerate().take(n) {
+                s.total_lb[m] = s.combine(m, s.total_lb[m], *t);
+            }
+        }
+        if matches!(
+            spec.objective.model,
+            super::objective::Model::Tradeoff(super::objective::Reference::C)
+        ) {
+            s.refs = s.reference_values(state);
+        }
+        s
+    }
+
+    /// Each measure's term for candidate `i` starting at `start`.
+    fn terms(&self, i: usize, start: Time) -> [f64; MAX_MEASURES] {
+        let c = &self.cands[i];
+        let wait = (start - c.submit) as f64;
+        let mut out = [0.0; MAX_MEASURES];
+        for (m, measure) in self.spec.objective.measures.iter().enumerate() {
+            out[m] = match *measure {
+                Measure::TotalExcessiveWait => (wait - self.cx.oldest_wait as f64).max(0.0),
+                Measure::TotalExcessiveWaitFixed(w) => (wait - w as f64).max(0.0),
+                Measure::MaxWait | Measure::AvgWait => wait,
+                Measure::AvgSlowdown => {
+                    let run = c.estimate.max(1) as f64;
+                    ((wait + run) / run.max(self.spec.tau as f64)).max(1.0)
+                }
+            };
+        }
+        out
+    }
+
+    fn is_max(&self, m: usize) -> bool {
+        self.spec.objective.measures[m] == Measure::MaxWait
+    }
+
+    /// Adds a term to an accumulator: a maximum for max_wait, else a sum.
+    fn combine(&self, m: usize, acc: f64, term: f64) -> f64 {
+        if self.is_max(m) {
+            acc.max(term)
+        } else {
+            acc + term
+        }
+    }
+
+    /// Final value of measure `m` from its accumulator over all candidates.
+    fn finish(&self, m: usize, acc: f64) -> f64 {
+        match self.spec.objective.measures[m] {
+            Measure::AvgWait | Measure::AvgSlowdown => acc / self.cands.len() as f64,
+            _ => acc,
+        }
+    }
+
+    /// Lower bounds of the measures of any completion of the current path:
+    /// unplaced jobs start no earlier than now.
+    fn lower_bounds(&self) -> [f64; MAX_MEASURES] {
+        let depth = self.path.len();
+        let mut out = [0.0; MAX_MEASURES];
+        for m in 0..self.spec.objective.measures.len() {
+            let acc = if self.is_max(m) {
+                // The oldest unplaced job waits at least its current wait.
+                let oldest = self.by_age.iter().find(|&&i| !self.placed[i]);
+                let bound = oldest.map_or(0.0, |&i| (self.now - self.cands[i].submit) as f64);
+                self.acc[depth][m].max(bound)
+            } else {
+                self.acc[depth][m] + (self.total_lb[m] - self.acc_lb[depth][m])
+            };
+            out[m] = self.finish(m, acc);
+        }
+        out
+    }
+
+    /// Version C's references: each measure of the FCFS-backfill schedule
+    /// (wait-type) or of the LXF-backfill schedule (average measures), both
+    /// placed as the search places a candidate.
+    fn reference_values(&mut self, state: &State<'_>) -> [f64; MAX_MEASURES] {
+        let mut refs = [0.0; MAX_MEASURES];
+        for order in [Order::Fcfs, Order::Lxf] {
+            let mut jobs = Vec::new();
+            order.sorted_queue(state, &mut jobs);
+            let values = self.evaluate(&jobs);
+            for (m, measure) in self.spec.objective.measures.iter().enumerate() {
+                if measure.is_wait_type() == (order == Order::Fcfs) {
+                    refs[m] = values[m];
+                }
+            }
+        }
+        refs
+    }
+
+    /// Measures of one complete order, placed on a scratch copy of the profile.
+    fn evaluate(&self, jobs: &[JobIdx]) -> [f64; MAX_MEASURES] {
+        let mut profile = self.profile.clone();
+        let mut acc = [0.0; MAX_MEASURES];
+        for &job in jobs {
+            let i = self.cands.iter().position(|c| c.job == job).unwrap_or(0);
+            let c = &self.cands[i];
+            let t = profile.earliest_start(c.procs, c.estimate, self.now);
+            profile.allocate(t, c.estimate, c.procs);
+            let terms = self.terms(i, t);
+            for m in 0..self.spec.objective.measures.len() {
+                acc[m] = self.combine(m, acc[m], terms[m]);
+            }
+        }
+        let mut out = [0.0; MAX_MEASURES];
+        for m in 0..self.spec.objective.measures.len() {
+            out[m] = self.finish(m, acc[m]);
+        }
+        out
+    }
+}
+
+impl Visitor for Search<'_> {
+    fn enter(&mut self, _depth: usize, rank: usize) -> Step {
+        // The rank-th unplaced candidate in heuristic order.
+        let i = self
+            .placed
+            .iter()
+            .enumerate()
+            .filter(|(_, &p)| !p)
+            .nth(rank)
+            .map_or(0, |(i, _)| i);
+        let c = &self.cands[i];
+        let start = self.profile.earliest_start(c.procs, c.estimate, self.now);
+        self.profile.allocate(start, c.estimate, c.procs);
+        self.placed[i] = true;
+        self.path.push((i, start));
+        let terms = self.terms(i, start);
+        let lb_terms = self.terms(i, self.now);
+        let depth = self.path.len();
+        let (mut acc, mut acc_lb) = (self.acc[depth - 1], self.acc_lb[depth - 1]);
+        for m in 0..self.spec.objective.measures.len() {
+            acc[m] = self.combine(m, acc[m], terms[m]);
+            acc_lb[m] += lb_terms[m];
+        }
+        self.acc.truncate(depth);
+        self.acc_lb.truncate(depth);
+        self.acc.push(acc);
+        self.acc_lb.push(acc_lb);
+        match &self.best {
+            Some(best) if depth < self.cands.len() => {
+                let lower = self.lower_bounds();
+                if self
+                    .spec
+                    .objective
+                    .cannot_beat(&lower, best, &self.refs, &self.cx)
+                {
+                    Step::Prune
+                } else {
+                    Step::Descend
+                }
+            }
+            _ => Step::Descend,
+        }
+    }
+
+    fn leave(&mut self) {
+        if let Some((i, start)) = self.path.pop() {
+            let c = &self.cands[i];
+            self.profile.release(start, c.estimate, c.procs);
+            self.placed[i] = false;
+            self.acc.truncate(self.path.len() + 1);
+            self.acc_lb.truncate(self.path.len() + 1);
+        }
+    }
+
+    fn leaf(&mut self) {
+        let depth = self.path.len();
+        let mut values = [0.0; MAX_MEASURES];
+        for (m, v) in values
+            .iter_mut()
+            .enumerate()
+            .take(self.spec.objective.measures.len())
+        {
+            *v = self.finish(m, self.acc[depth][m]);
+        }
+        let better = match &self.best {
+            None => true,
+            Some(best) => self
+                .spec
+                .objective
+                .better(&values, best, &self.refs, &self.cx),
+        };
+        if better {
+            self.best = Some(values);
+            self.best_now.clear();
+            let now = self.now;
+            self.best_now.extend(
+                self.path
+                    .iter()
+                    .filter(|&&(_, s)| s == now)
+                    .map(|&(i, _)| self.cands[i].job),
+            );
+        }
+    }
+}
