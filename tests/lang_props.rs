@@ -349,7 +349,17 @@ fn apply(bytes: &mut Vec<u8>, m: &Mutation) {
 }
 
 /// Keywords of settings that may be given once only.
-const SINGLE_VALUED: [&str; 5] = ["name", "backfill", "dispatch", "order", "slowdown"];
+const SINGLE_VALUED: [&str; 9] = [
+    "name",
+    "backfill",
+    "dispatch",
+    "order",
+    "slowdown",
+    "lexical",
+    "tradeoff",
+    "objective",
+    "search",
+];
 
 /// Lines of a goal file that state a single-valued setting.
 fn single_valued_lines(text: &str) -> Vec<usize> {
@@ -373,8 +383,15 @@ fn one_statement_per_line(text: &str) -> bool {
 fn shipped_goals_check_without_diagnostics() {
     for (name, text) in goals() {
         let checked = check_text(&format!("goals/{name}"), text);
+        // Only errors are out; warnings only where the file says goalc warns
+        // (the paper's harmful combinations, kept to reproduce them).
         assert!(
-            checked.diagnostics.is_empty(),
+            !checked.has_errors(),
+            "goals/{name}:\n{}",
+            checked.render(false)
+        );
+        assert!(
+            checked.diagnostics.is_empty() || text.contains("goalc check warns"),
             "goals/{name}:\n{}",
             checked.render(false)
         );
@@ -486,7 +503,8 @@ proptest! {
         let shuffled = lines.join("\n");
         let a = check_text(FILE, text);
         let b = check_text(FILE, &shuffled);
-        prop_assert!(b.diagnostics.is_empty(), "{}", b.render(false));
+        prop_assert!(!b.has_errors(), "{}", b.render(false));
+        prop_assert_eq!(a.diagnostics.len(), b.diagnostics.len());
         prop_assert_eq!(a.goal, b.goal);
     }
 
@@ -503,8 +521,9 @@ proptest! {
         edited.push(lines[line]);
         let edited = edited.join("\n");
         let checked = check_text(FILE, &edited);
-        prop_assert_eq!(checked.diagnostics.len(), 1, "{}", checked.render(false));
-        let d = &checked.diagnostics[0];
+        let errors: Vec<_> = checked.diagnostics.iter().filter(|d| d.is_error()).collect();
+        prop_assert_eq!(errors.len(), 1, "{}", checked.render(false));
+        let d = errors[0];
         prop_assert!(d.message.contains("given twice"), "{}", d.message);
         prop_assert_eq!(diag::line_col(&edited, d.span.start).0, lines.len() + 1);
         let first = d.related.as_ref().map(|(s, _)| diag::line_col(&edited, s.start).0);

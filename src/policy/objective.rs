@@ -65,12 +65,21 @@ impl Measure {
         match self {
             Measure::TotalExcessiveWait => "total_excessive_wait".into(),
             Measure::TotalExcessiveWaitFixed(w) => {
-                format!("total_excessive_wait({})", crate::units::format_duration(w))
+                format!("total_excessive_wait({})", threshold(w))
             }
             Measure::MaxWait => "max_wait".into(),
             Measure::AvgWait => "avg_wait".into(),
             Measure::AvgSlowdown => "avg_slowdown".into(),
         }
+    }
+}
+
+/// A threshold as people write it: whole hours as `50h`, else compact.
+fn threshold(w: Time) -> String {
+    if w > 0 && w % 3600 == 0 {
+        format!("{}h", w / 3600)
+    } else {
+        crate::units::format_duration(w)
     }
 }
 
