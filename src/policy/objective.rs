@@ -95,8 +95,14 @@ pub enum Model {
     /// Lexical(a -> b -> ...): the first measure dominates; later ones only
     /// break ties.
     Lexical,
-    /// Eq-Tradeoff(a : b : ...): equally important; the relative
-    /// improvements and degradations are summed.
+    /// Eq-Tradeoff(a : b : ...): equally important. The paper defines it
+    /// for two measures: Phi beats Gamma when
+    /// delta_x / ref_x + delta_y / ref_y > 0. goalc generalises it to n
+    /// measures by summing every term, sum_i delta_i / ref_i > 0, which keeps
+    /// both of the paper's readings: a candidate that improves some measures
+    /// and degrades none wins, and one that trades wins when its relative
+    /// gains outweigh its relative losses. Relaxation applies, as for two,
+    /// when at least one measure improves and at least one degrades.
     Tradeoff(Reference),
 }
 
