@@ -2,7 +2,8 @@
 //! deterministic order, with the GOAL paper's evaluation measures.
 
 use crate::lang::CompiledGoal;
-use crate::measures::{measure, normalized_excess, MeasureOptions};
+use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
+use crate::policy::admission::deadlines::synthesize;
 use crate::policy::{Dispatch, Order, PolicySpec};
 use crate::report::{ExcessSummary, RunReport, SearchSummary};
 use crate::sim::{simulate, SimError, SimOptions};
@@ -27,7 +28,7 @@ pub fn expand_budgets(goals: &[CompiledGoal], budgets: &[u64]) -> Vec<CompiledGo
                 out.push(CompiledGoal {
                     name: format!("{} [L={b}]", g.name),
                     policy: g.policy.with_budget(b),
-                    tau: g.tau,
+                    ..g.clone()
                 });
             }
         } else {
@@ -83,9 +84,19 @@ pub fn run_one(
     w: &Workload,
     t: Option<Thresholds>,
 ) -> Result<RunReport, SimError> {
+    // Deadlines are part of the goal: the workload gets them first.
+    let with_deadlines;
+    let w = match &goal.deadlines {
+        Some(spec) => {
+            with_deadlines = synthesize(w, spec)?;
+            &with_deadlines
+        }
+        None => w,
+    };
     let mut policy = goal.build();
     let outcome = simulate(w, policy.as_mut(), SimOptions::default())?;
-    let m = measure(w, &outcome, MeasureOptions { tau: goal.tau });
+    let opts = MeasureOptions { tau: goal.tau };
+    let m = measure(w, &outcome, opts);
     let mut report = RunReport::new(
         w,
         goal.name.clone(),
@@ -98,5 +109,8 @@ pub fn run_one(
         p98: normalized_excess(w, &outcome, t.p98_wait),
     });
     report.search = outcome.search.as_ref().map(SearchSummary::from);
+    report.admission = goal
+        .deadlines
+        .map(|_| admission_measures(w, &outcome, opts));
     Ok(report)
 }

@@ -81,6 +81,12 @@ pub struct ModelArgs {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FactorBy {
+    Duplication,
+    Expansion,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum LoadBy {
     Arrivals,
     Runtimes,
@@ -135,6 +141,17 @@ pub struct BenchArgs {
     /// --cooldown 7d --load 0.9 this is the GOAL paper's set-up
     #[arg(long, value_name = "MONTHS", conflicts_with = "window")]
     pub months: Option<String>,
+    /// Keep only the first N jobs of each trace (QOPS uses 5000-job subsets)
+    #[arg(long, value_name = "N")]
+    pub first_jobs: Option<usize>,
+    /// QOPS load factors relative to the trace, e.g. 1.0,1.2,1.4,1.6: one
+    /// workload per factor, made by --factor-by
+    #[arg(long, value_delimiter = ',', value_name = "F")]
+    pub load_factor: Vec<f64>,
+    /// How load factors add load: duplicated jobs at random times (each
+    /// higher factor a superset of the lower) or expanded run times
+    #[arg(long, value_enum, default_value_t = FactorBy::Duplication)]
+    pub factor_by: FactorBy,
     /// Output format
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
@@ -681,11 +698,27 @@ fn bench_cmd(args: BenchArgs) -> Result<(), CliError> {
     let workloads: Vec<Workload> = sources
         .par_iter()
         .map(|t| {
-            let w = source_workload(*t, args.procs, &args.model)?;
-            match &args.months {
-                Some(spec) => monthly_workloads(&w, spec, &args.transform),
-                None => Ok(vec![transform_workload(w, &args.transform)?]),
+            let mut w = source_workload(*t, args.procs, &args.model)?;
+            if let Some(n) = args.first_jobs {
+                w = transform::first_jobs(&w, n);
             }
+            let bases = match &args.months {
+                Some(spec) => monthly_workloads(&w, spec, &args.transform)?,
+                None => vec![transform_workload(w, &args.transform)?],
+            };
+            if args.load_factor.is_empty() {
+                return Ok(bases);
+            }
+            let mut out = Vec::new();
+            for base in &bases {
+                for &f in &args.load_factor {
+                    out.push(match args.factor_by {
+                        FactorBy::Duplication => transform::duplicate_load(base, f, 1)?,
+                        FactorBy::Expansion => transform::expand_load(base, f)?,
+                    });
+                }
+            }
+            Ok(out)
         })
         .collect::<Result<Vec<_>, CliError>>()?
         .into_iter()

@@ -176,6 +176,64 @@ pub fn normalized_excess(w: &Workload, o: &Outcome, threshold: Time) -> Excess {
     }
 }
 
+/// What admission control did (QOPS, section 5): measured jobs not
+/// admitted, their share of processor-seconds, deadlines missed by admitted
+/// jobs (none with exact run times), and how the jobs without a user
+/// deadline fared.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct AdmissionMeasures {
+    pub unadmitted_pct: f64,
+    pub unadmitted_work_pct: f64,
+    /// Admitted jobs that finished after their deadline.
+    pub missed: usize,
+    pub deadline_jobs: usize,
+    /// Mean response and bounded slowdown of the admitted jobs without a
+    /// user deadline (0 when there are none).
+    pub non_deadline_avg_response: f64,
+    pub non_deadline_avg_bsld: f64,
+}
+
+pub fn admission_measures(w: &Workload, o: &Outcome, opts: MeasureOptions) -> AdmissionMeasures {
+    let (mut jobs, mut rejected, mut work, mut rejected_work, mut missed, mut deadline_jobs) =
+        (0, 0, 0.0, 0.0, 0, 0);
+    let (mut nd, mut nd_resp, mut nd_bsld) = (0usize, 0.0, 0.0);
+    for (job, run) in w.jobs.iter().zip(&o.runs) {
+        if !job.measured {
+            continue;
+        }
+        jobs += 1;
+        let area = job.sim_runtime() as f64 * job.procs as f64;
+        work += area;
+        deadline_jobs += usize::from(job.deadline_job);
+        match run {
+            None => {
+                rejected += 1;
+                rejected_work += area;
+            }
+            Some(r) => {
+                if job.deadline.is_some_and(|d| r.end > d) {
+                    missed += 1;
+                }
+                if !job.deadline_job {
+                    nd += 1;
+                    nd_resp += (r.end - job.submit) as f64;
+                    nd_bsld += bounded_slowdown(job.submit, *r, opts.tau);
+                }
+            }
+        }
+    }
+    let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
+    let mean = |a: f64| if nd > 0 { a / nd as f64 } else { 0.0 };
+    AdmissionMeasures {
+        unadmitted_pct: pct(rejected as f64, jobs as f64),
+        unadmitted_work_pct: pct(rejected_work, work),
+        missed,
+        deadline_jobs,
+        non_deadline_avg_response: mean(nd_resp),
+        non_deadline_avg_bsld: mean(nd_bsld),
+    }
+}
+
 /// sum(run * procs) / (machine procs * (to - from)), counting every job's
 /// run clipped to `[from, to)`.
 fn utilization(w: &Workload, o: &Outcome, from: Time, to: Time) -> f64 {

@@ -1,7 +1,7 @@
 //! Reports: measures of runs as tables (one per trace, best value per column
 //! marked), Markdown ready for a pull request, JSON or CSV.
 
-use crate::measures::{Excess, Measures};
+use crate::measures::{AdmissionMeasures, Excess, Measures};
 use crate::sim::SearchCost;
 use crate::workload::Workload;
 use serde::Serialize;
@@ -34,6 +34,8 @@ pub struct RunReport {
     pub excess: Option<ExcessSummary>,
     /// What searching cost (searching policies only).
     pub search: Option<SearchSummary>,
+    /// What admission control did (admission policies only).
+    pub admission: Option<AdmissionMeasures>,
 }
 
 /// Total normalized excessive wait against FCFS-backfill's maximum and
@@ -85,6 +87,7 @@ impl RunReport {
             measures,
             excess: None,
             search: None,
+            admission: None,
         }
     }
 }
@@ -182,6 +185,40 @@ const EXCESS_COLUMNS: &[Column] = &[
     ),
 ];
 
+/// Admission control's measures, shown when any run admitted.
+const ADMISSION_COLUMNS: &[Column] = &[
+    col(
+        "unadmitted_%",
+        |r| r.admission.map(|a| a.unadmitted_pct),
+        2,
+        Better::Lower,
+    ),
+    col(
+        "unadmitted_work_%",
+        |r| r.admission.map(|a| a.unadmitted_work_pct),
+        2,
+        Better::Lower,
+    ),
+    col(
+        "missed",
+        |r| r.admission.map(|a| a.missed as f64),
+        0,
+        Better::Lower,
+    ),
+    col(
+        "nd_avg_resp_s",
+        |r| r.admission.map(|a| a.non_deadline_avg_response),
+        0,
+        Better::Lower,
+    ),
+    col(
+        "nd_avg_bsld",
+        |r| r.admission.map(|a| a.non_deadline_avg_bsld),
+        2,
+        Better::Lower,
+    ),
+];
+
 /// Search cost, shown in its own table when any run searched.
 const SEARCH_COLUMNS: &[Column] = &[
     col(
@@ -231,6 +268,9 @@ fn columns(runs: &[&RunReport]) -> Vec<&'static Column> {
     let mut cols: Vec<&Column> = COLUMNS.iter().collect();
     if runs.iter().any(|r| r.excess.is_some()) {
         cols.extend(EXCESS_COLUMNS);
+    }
+    if runs.iter().any(|r| r.admission.is_some()) {
+        cols.extend(ADMISSION_COLUMNS);
     }
     cols
 }

@@ -31,6 +31,10 @@ pub struct Goal {
     pub tau: Time,
     /// A search over schedules, when the goal states an objective.
     pub search: Option<crate::policy::search::SearchSpec>,
+    /// Admission control, when the goal states deadlines.
+    pub admission: Option<crate::policy::admission::AdmissionSpec>,
+    /// How the workload's deadlines are made, for admission control.
+    pub deadlines: Option<crate::policy::admission::DeadlineSpec>,
 }
 
 impl Default for Goal {
@@ -43,12 +47,14 @@ impl Default for Goal {
             order: Order::Fcfs,
             tau: 60,
             search: None,
+            admission: None,
+            deadlines: None,
         }
     }
 }
 
 /// Keywords goalc implements.
-const SUPPORTED: [&str; 9] = [
+const SUPPORTED: [&str; 11] = [
     "name",
     "dispatch",
     "backfill",
@@ -58,18 +64,12 @@ const SUPPORTED: [&str; 9] = [
     "lexical",
     "tradeoff",
     "search",
+    "deadline",
+    "admission",
 ];
 
 /// Keywords of features still to come, with the feature that will bring them.
-const NOT_YET: [(&str, &str); 12] = [
-    (
-        "deadline",
-        "deadline guarantees with admission control (the QOPS paper)",
-    ),
-    (
-        "admission",
-        "deadline guarantees with admission control (the QOPS paper)",
-    ),
+const NOT_YET: [(&str, &str); 10] = [
     ("fairshare", "fairshare priority (the FAIR paper)"),
     ("starvation", "the starvation queue (the FAIR paper)"),
     ("runtime", "runtime limits (the FAIR paper)"),
@@ -122,6 +122,9 @@ pub fn check(text: &str, statements: &[Statement]) -> (Option<Goal>, Vec<Diagnos
         seen_slowdown: None,
         objective: None,
         search: None,
+        deadline: None,
+        admission: None,
+        admission_order: None,
     };
     if statements.is_empty() {
         cx.diags.push(
@@ -139,6 +142,9 @@ pub fn check(text: &str, statements: &[Statement]) -> (Option<Goal>, Vec<Diagnos
         }
     }
     if let Err(d) = cx.combine_search() {
+        cx.diags.push(d);
+    }
+    if let Err(d) = cx.combine_admission() {
         cx.diags.push(d);
     }
     let mut diags = cx.diags;
@@ -167,6 +173,10 @@ struct Checker<'t> {
     /// The objective and where it was stated.
     objective: Option<(Span, crate::policy::objective::Objective)>,
     search: Option<(Span, super::objective::SearchStmt)>,
+    deadline: Option<(Span, crate::policy::admission::DeadlineSpec)>,
+    admission: Option<(Span, crate::policy::admission::Algorithm)>,
+    /// `order edf|llf`: the admission heuristic.
+    admission_order: Option<(Span, crate::policy::admission::Heuristic)>,
 }
 
 pub(super) type Check<T = ()> = Result<T, Diagnostic>;
@@ -181,6 +191,16 @@ impl Checker<'_> {
             "slowdown" => self.slowdown(st),
             "objective" | "lexical" | "tradeoff" => self.objective(st),
             "search" => self.search(st),
+            "deadline" => {
+                self.once(self.deadline.map(|d| d.0), st, "the deadline is")?;
+                self.deadline = Some((st.span, super::admission::deadline(st)?));
+                Ok(())
+            }
+            "admission" => {
+                self.once(self.admission.map(|a| a.0), st, "the admission policy is")?;
+                self.admission = Some((st.span, super::admission::admission(st)?));
+                Ok(())
+            }
             _ => {
                 if let Some((_, feature)) = NOT_YET.iter().find(|(k, _)| *k == kw) {
                     return Err(Diagnostic::error(
@@ -259,6 +279,65 @@ impl Checker<'_> {
             self.search.map(|s| s.1),
             self.goal.tau,
         ));
+        Ok(())
+    }
+
+    /// Deadlines make the goal an admission-control policy (QoPS by default,
+    /// EDF order by default); admission needs deadlines and rules out the
+    /// other ways of scheduling.
+    fn combine_admission(&mut self) -> Check {
+        use crate::policy::admission::{AdmissionSpec, Algorithm, Heuristic};
+        let (Some(deadline), admission) = (self.deadline, self.admission) else {
+            if let Some((span, _)) = self.admission {
+                return Err(Diagnostic::error(span, "admission control needs deadlines")
+                    .with_label("no `deadline` statement in this goal")
+                    .with_help("state how deadlines are set, e.g. deadline stringency 0.2 share 80% relaxation 5"));
+            }
+            if let Some((span, h)) = self.admission_order {
+                return Err(Diagnostic::error(
+                    span,
+                    format!(
+                        "`order {}` orders admission control, which needs deadlines",
+                        h.name()
+                    ),
+                )
+                .with_label("no `deadline` statement in this goal")
+                .with_help("add a `deadline` statement, or use a queue order: fcfs, lxf or sjf"));
+            }
+            return Ok(());
+        };
+        let (line, _) = line_col(self.text, deadline.0.start);
+        let conflict = |span: Span, what: &str| {
+            Diagnostic::error(
+                span,
+                format!("{what} conflicts with the deadlines on line {line}"),
+            )
+            .with_label("not used under admission control")
+            .with_related(
+                deadline.0,
+                "deadlines: jobs are admitted and run at their reserved starts",
+            )
+            .with_help("a goal with deadlines schedules by admission control; remove this line")
+        };
+        if let Some((span, _)) = &self.objective {
+            return Err(conflict(*span, "an objective"));
+        }
+        if let Some(span) = self.seen_dispatch {
+            return Err(conflict(span, "a dispatch rule"));
+        }
+        if let (Some(span), None) = (self.seen_order, self.admission_order) {
+            return Err(conflict(span, "a queue order other than edf or llf"));
+        }
+        self.goal.admission = Some(AdmissionSpec {
+            algorithm: admission.map_or(
+                Algorithm::Qops {
+                    k: crate::policy::admission::policy::DEFAULT_K,
+                },
+                |a| a.1,
+            ),
+            heuristic: self.admission_order.map_or(Heuristic::Edf, |h| h.1),
+        });
+        self.goal.deadlines = Some(deadline.1);
         Ok(())
     }
 
@@ -386,7 +465,7 @@ impl Checker<'_> {
     fn order(&mut self, st: &Statement) -> Check {
         self.once(self.seen_order, st, "the queue order is")?;
         let mut args = Args::new(st);
-        let item = args.next("a queue order: fcfs, lxf or sjf")?;
+        let item = args.next("a queue order: fcfs, lxf or sjf (edf or llf with deadlines)")?;
         if item.ident() == Some("fairshare") {
             return Err(Diagnostic::error(
                 item.span,
@@ -395,10 +474,23 @@ impl Checker<'_> {
             .with_label("not implemented yet")
             .with_help("this version of goalc does not have fairshare priority (the FAIR paper); use fcfs, lxf or sjf"));
         }
-        let (word, _) = args.word_from(item, "a queue order", &["fcfs", "lxf", "sjf"])?;
+        let (word, _) =
+            args.word_from(item, "a queue order", &["fcfs", "lxf", "sjf", "edf", "llf"])?;
         let order = match word {
             "lxf" => Order::Lxf,
             "sjf" => Order::Sjf,
+            "edf" | "llf" => {
+                use crate::policy::admission::Heuristic;
+                args.end()?;
+                let h = if word == "edf" {
+                    Heuristic::Edf
+                } else {
+                    Heuristic::Llf
+                };
+                self.seen_order = Some(st.span);
+                self.admission_order = Some((st.span, h));
+                return Ok(());
+            }
             _ => Order::Fcfs,
         };
         args.end()?;
@@ -519,7 +611,7 @@ impl<'a> Args<'a> {
     }
 
     /// No items may be left.
-    fn end(&self) -> Check {
+    pub(super) fn end(&self) -> Check {
         match self.peek() {
             None => Ok(()),
             Some(item) => {
@@ -664,16 +756,56 @@ mod tests {
         let e = errors(
             "tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%\ndeadline stringency 0.2\nfairshare decay 24h\n",
         );
+        // Together they also conflict: a goal schedules either by search or
+        // by admission control.
         assert_eq!(
             e,
             vec![
-                "`deadline` is recognised but not yet supported",
-                "`fairshare` is recognised but not yet supported"
+                "`fairshare` is recognised but not yet supported",
+                "an objective conflicts with the deadlines on line 2"
             ]
         );
         let g = goal("tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%\n");
         let s = g.search.expect("a search goal");
         assert_eq!(s.to_string(), "A-Tradeoff(T_w:avgX) dds-lxf L=4000");
+        let g = goal("deadline stringency 0.2\n");
+        assert_eq!(g.admission.unwrap().to_string(), "QoPS(K=5)-edf");
+        assert_eq!(g.deadlines.unwrap().stringency, 0.2);
+    }
+
+    #[test]
+    fn deadlines_and_admission() {
+        let g = goal("deadline stringency 0.5 share 20% relaxation 10\nadmission mrt backtracks 3\norder llf\n");
+        let d = g.deadlines.unwrap();
+        assert_eq!((d.stringency, d.share, d.relaxation), (0.5, 0.2, 10.0));
+        assert_eq!(g.admission.unwrap().to_string(), "MRT(B=3)-llf");
+        assert_eq!(
+            goal("deadline stringency 0\nadmission msb")
+                .admission
+                .unwrap()
+                .to_string(),
+            "MSB-edf"
+        );
+        assert_eq!(
+            errors("admission msb"),
+            vec!["admission control needs deadlines"]
+        );
+        assert_eq!(
+            errors("deadline stringency 1"),
+            vec!["stringency 1 is out of range"]
+        );
+        assert_eq!(
+            errors("deadline stringency 0.2 share 0%"),
+            vec!["share 0% is out of range"]
+        );
+        assert_eq!(
+            errors("deadline stringency 0.2\norder lxf"),
+            vec!["a queue order other than edf or llf conflicts with the deadlines on line 1"]
+        );
+        assert_eq!(
+            errors("order edf"),
+            vec!["`order edf` orders admission control, which needs deadlines"]
+        );
     }
 
     #[test]

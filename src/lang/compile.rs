@@ -16,6 +16,8 @@ pub struct CompiledGoal {
     /// Display name: the goal's `name`, else the file stem.
     pub name: String,
     pub policy: GoalPolicy,
+    /// How the workload's deadlines are made (admission control only).
+    pub deadlines: Option<crate::policy::admission::DeadlineSpec>,
     /// Bounded-slowdown lower bound, seconds.
     pub tau: Time,
 }
@@ -27,10 +29,12 @@ pub fn compile(goal: &Goal, default_name: &str) -> CompiledGoal {
             .name
             .clone()
             .unwrap_or_else(|| default_name.to_string()),
-        policy: match &goal.search {
-            Some(search) => GoalPolicy::Search(search.clone()),
-            None => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
+        policy: match (&goal.search, goal.admission) {
+            (Some(search), _) => GoalPolicy::Search(search.clone()),
+            (None, Some(admission)) => GoalPolicy::Admission(admission),
+            (None, None) => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
         },
+        deadlines: goal.deadlines,
         tau: goal.tau,
     }
 }
@@ -48,6 +52,29 @@ impl CompiledGoal {
         let _ = writeln!(s, "  policy:     {}", self.policy);
         match &self.policy {
             GoalPolicy::Baseline(spec) => describe_baseline(&mut s, spec),
+            GoalPolicy::Admission(a) => {
+                use crate::policy::admission::{Algorithm, Heuristic};
+                let algo = match a.algorithm {
+                    Algorithm::Qops { k } => format!("QoPS: the new job is tried at log N points of the reserved schedule, the tail re-sorted, up to {k} deadline violations repaired by moving the late job ahead"),
+                    Algorithm::Msb => "MSB: the new job is tried at every position of the reserved order, the cheapest feasible schedule kept".to_string(),
+                    Algorithm::Mrt { backtracks } => format!("MRT: the schedule is rebuilt in heuristic order, each step strongly feasible, at most {backtracks} backtracks"),
+                };
+                let _ = writeln!(s, "  admission:  {algo}; a job is admitted only if every admitted job still meets its deadline, else rejected on arrival");
+                let h = match a.heuristic {
+                    Heuristic::Edf => "EDF: earliest deadline first",
+                    Heuristic::Llf => "LLF: least laxity first",
+                };
+                let _ = writeln!(s, "  order:      {h}");
+                if let Some(d) = &self.deadlines {
+                    let _ = writeln!(
+                        s,
+                        "  deadlines:  {}% of jobs must finish within max(run time, {} x their EASY response time); the others within max(24h, {} x run time)",
+                        d.share * 100.0,
+                        1.0 - d.stringency,
+                        d.relaxation
+                    );
+                }
+            }
             GoalPolicy::Search(spec) => {
                 let o = &spec.objective;
                 let names: Vec<String> = o.measures.iter().map(|m| m.name()).collect();

@@ -5,6 +5,7 @@
 //! turns the goal into the core's policy objects. The simulation core does
 //! not depend on this module.
 
+pub mod admission;
 pub mod check;
 pub mod compile;
 pub mod diag;

@@ -5,6 +5,7 @@
 //! goal file or a `--policy` name compiles to); [`PolicySpec::build`] turns it
 //! into the object.
 
+pub mod admission;
 pub mod backfill;
 pub mod list;
 pub mod objective;
@@ -64,6 +65,7 @@ impl PolicySpec {
 pub enum GoalPolicy {
     Baseline(PolicySpec),
     Search(search::SearchSpec),
+    Admission(admission::AdmissionSpec),
 }
 
 impl GoalPolicy {
@@ -72,6 +74,7 @@ impl GoalPolicy {
         match self {
             GoalPolicy::Baseline(spec) => spec.build(),
             GoalPolicy::Search(spec) => Box::new(search::SearchPolicy::new(spec.clone())),
+            GoalPolicy::Admission(spec) => Box::new(spec.build()),
         }
     }
 
@@ -98,6 +101,7 @@ impl fmt::Display for GoalPolicy {
         match self {
             GoalPolicy::Baseline(spec) => write!(f, "{spec}"),
             GoalPolicy::Search(s) => write!(f, "{}", s),
+            GoalPolicy::Admission(a) => write!(f, "{a}"),
         }
     }
 }

@@ -37,6 +37,10 @@ pub struct Job {
     pub group: i64,
     /// Completion deadline, when the workload carries one (admission control).
     pub deadline: Option<Time>,
+    /// True for a job whose user asked for its deadline; false for a job
+    /// without one, or with only an artificial deadline that keeps it from
+    /// starving under admission control (QOPS, section 4).
+    pub deadline_job: bool,
     /// False for warm-up and cool-down jobs: simulated, not measured.
     pub measured: bool,
     /// The trace's own fields, kept so a schedule can be written back as SWF.

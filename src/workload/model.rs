@@ -294,6 +294,7 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
                 user: -1,
                 group: -1,
                 deadline: None,
+                deadline_job: false,
                 measured: true,
                 swf,
             }

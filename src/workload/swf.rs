@@ -292,6 +292,7 @@ pub fn job_from_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropRea
         user: r.user,
         group: r.group,
         deadline: None,
+        deadline_job: false,
         measured: true,
         swf: *r,
     })

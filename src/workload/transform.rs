@@ -10,6 +10,8 @@ use super::{DropReason, Time, Workload};
 pub enum TransformError {
     #[error("target load must be a positive number, got {0}")]
     BadLoad(f64),
+    #[error("load factor must be at least 1, got {0}")]
+    BadFactor(f64),
     #[error("workload `{0}` has no jobs, or no work, to scale")]
     NothingToScale(String),
     #[error("time window is empty: it ends ({end}s) at or before it starts ({start}s)")]
@@ -153,6 +155,84 @@ pub fn calendar_months(w: &Workload) -> Result<Vec<(String, Time, Time)>, Transf
     Ok(months)
 }
 
+/// The first `n` jobs in submit order (QOPS uses 5000-job subsets); the
+/// rest are dropped and counted as outside the window.
+pub fn first_jobs(w: &Workload, n: usize) -> Workload {
+    let mut out = w.clone();
+    for _ in n.min(out.jobs.len())..out.jobs.len() {
+        out.dropped.add(DropReason::OutsideWindow);
+    }
+    out.jobs.truncate(n);
+    out
+}
+
+/// QOPS's load by duplication: for a load factor `factor` >= 1, copies of
+/// round((factor - 1) * n) randomly chosen jobs are added at random submit
+/// times within the trace's span. The choices come from one seeded sequence,
+/// so a higher factor's workload is a superset of a lower one's with the
+/// same arrival times for the common jobs, as the paper requires. Copies get
+/// new job numbers after the largest one.
+pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, TransformError> {
+    use rand::{Rng, SeedableRng};
+    if !(factor.is_finite() && factor >= 1.0) {
+        return Err(TransformError::BadFactor(factor));
+    }
+    let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
+        return Err(TransformError::NothingToScale(w.name.clone()));
+    };
+    let (first, last) = (first.submit, last.submit);
+    let n = w.jobs.len();
+    let copies = ((factor - 1.0) * n as f64).round() as usize;
+    // One pass over a shuffled order of all jobs (then again, for factors
+    // above 2) keeps every prefix of copies the same for every factor.
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut next_number = w.jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
+    let mut out = w.clone();
+    let mut added = 0;
+    while added < copies {
+        // Fisher-Yates, drawn as u64 so every platform shuffles alike.
+        for i in (1..n).rev() {
+            let j = (rng.gen::<u64>() % (i as u64 + 1)) as usize;
+            order.swap(i, j);
+        }
+        for &i in order.iter().take(copies - added) {
+            let mut copy = w.jobs[i].clone();
+            let submit = first + (rng.gen::<u64>() % ((last - first) as u64 + 1)) as Time;
+            copy.submit = submit;
+            copy.number = next_number;
+            copy.swf.submit = submit;
+            copy.swf.job_number = next_number;
+            next_number += 1;
+            out.jobs.push(copy);
+            added += 1;
+        }
+    }
+    out.jobs.sort_by_key(|j| (j.submit, j.number));
+    out.name = format!("{}x{factor}dup", w.name);
+    Ok(out)
+}
+
+/// QOPS's load by expansion: every run time and estimate multiplied by the
+/// load factor (rounded, at least one second); arrivals unchanged.
+pub fn expand_load(w: &Workload, factor: f64) -> Result<Workload, TransformError> {
+    if !(factor.is_finite() && factor >= 1.0) {
+        return Err(TransformError::BadFactor(factor));
+    }
+    let scale = |t: Time| ((t as f64 * factor).round() as Time).max(1);
+    let mut out = w.clone();
+    for j in &mut out.jobs {
+        j.runtime = scale(j.runtime);
+        j.estimate = scale(j.estimate);
+        j.swf.run_time = j.runtime;
+        if j.swf.requested_time > 0 {
+            j.swf.requested_time = j.estimate;
+        }
+    }
+    out.name = format!("{}x{factor}exp", w.name);
+    Ok(out)
+}
+
 /// Tells the scheduler each job's exact run time (GOAL's assumption).
 pub fn exact_estimates(w: &Workload) -> Workload {
     let mut out = w.clone();
@@ -183,6 +263,7 @@ mod tests {
             user: 1,
             group: 1,
             deadline: None,
+            deadline_job: false,
             measured: true,
             swf,
         }
@@ -287,6 +368,51 @@ mod tests {
         assert_eq!(months[1], ("1996-10".to_string(), 60, 60 + 31 * 86_400));
         w.header.unix_start_time = None;
         assert!(calendar_months(&w).is_err());
+    }
+
+    #[test]
+    fn duplication_adds_copies_and_higher_loads_are_supersets() {
+        let w = workload();
+        let a = duplicate_load(&w, 1.34, 7).unwrap();
+        let b = duplicate_load(&w, 1.67, 7).unwrap();
+        let c = duplicate_load(&w, 3.0, 7).unwrap();
+        assert_eq!((a.jobs.len(), b.jobs.len(), c.jobs.len()), (4, 5, 9));
+        // Every job of a lower load is in the higher load, same submit.
+        for (lo, hi) in [(&a, &b), (&b, &c)] {
+            for j in &lo.jobs {
+                assert!(
+                    hi.jobs
+                        .iter()
+                        .any(|k| k.number == j.number && k.submit == j.submit),
+                    "{}",
+                    j.number
+                );
+            }
+        }
+        // Copies have fresh numbers and submits within the span.
+        assert!(c.jobs.iter().all(|j| (0..=200).contains(&j.submit)));
+        let mut numbers: Vec<i64> = c.jobs.iter().map(|j| j.number).collect();
+        numbers.sort();
+        numbers.dedup();
+        assert_eq!(numbers.len(), 9);
+        assert_eq!(duplicate_load(&w, 1.0, 7).unwrap().jobs.len(), 3);
+        assert!(duplicate_load(&w, 0.5, 7).is_err());
+        // Same seed, same workload.
+        assert_eq!(duplicate_load(&w, 1.67, 7).unwrap(), b);
+    }
+
+    #[test]
+    fn expansion_scales_run_times() {
+        let w = expand_load(&workload(), 1.5).unwrap();
+        let rt: Vec<(Time, Time)> = w.jobs.iter().map(|j| (j.runtime, j.estimate)).collect();
+        assert_eq!(rt, vec![(150, 225), (150, 150), (75, 60)]);
+    }
+
+    #[test]
+    fn first_jobs_keeps_a_prefix() {
+        let w = first_jobs(&workload(), 2);
+        assert_eq!(w.jobs.len(), 2);
+        assert_eq!(w.dropped.get(DropReason::OutsideWindow), 1);
     }
 
     #[test]

@@ -1,0 +1,159 @@
+//! Checking the statements of deadline guarantees (the QOPS paper):
+//! `deadline stringency S [share F%] [relaxation R]` and
+//! `admission qops [k K] | msb | mrt [backtracks B]`.
+
+// Diagnostics are the error path of a checker that runs once per file.
+#![allow(clippy::result_large_err)]
+
+use super::check::{whole_number, Args};
+use super::diag::{Diagnostic, Span};
+use super::syntax::{Item, Statement, Token};
+use crate::policy::admission::policy::{DEFAULT_BACKTRACKS, DEFAULT_K};
+use crate::policy::admission::{Algorithm, DeadlineSpec};
+
+type Check<T = ()> = Result<T, Diagnostic>;
+
+/// `deadline stringency S [share F%] [relaxation R]`.
+pub fn deadline(st: &Statement) -> Check<DeadlineSpec> {
+    let mut args = Args::new(st);
+    let mut spec = DeadlineSpec::default();
+    let mut seen: Vec<(&str, Span)> = Vec::new();
+    if args.peek().is_none() {
+        return Err(
+            Diagnostic::error(st.keyword_span, "`deadline` needs a stringency")
+                .with_label("incomplete statement")
+                .with_help("e.g. deadline stringency 0.2 share 80% relaxation 5"),
+        );
+    }
+    while args.peek().is_some() {
+        let (word, span) =
+            args.word("a deadline setting", &["stringency", "share", "relaxation"])?;
+        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == word) {
+            return Err(
+                Diagnostic::error(span, format!("the {word} is given twice"))
+                    .with_label("second")
+                    .with_related(*first, "first here"),
+            );
+        }
+        seen.push((word, span));
+        let item = args.next(&format!("a value for {word}"))?;
+        match word {
+            "stringency" => {
+                spec.stringency = number(
+                    item,
+                    "stringency",
+                    "a fraction from 0 up to (not including) 1, e.g. 0.2",
+                    |v| (0.0..1.0).contains(&v),
+                )?
+            }
+            "share" => {
+                spec.share = share(item)?;
+            }
+            _ => {
+                spec.relaxation = number(
+                    item,
+                    "relaxation factor",
+                    "at least 1, e.g. 2, 5 or 10",
+                    |v| (1.0..=1000.0).contains(&v),
+                )?
+            }
+        }
+    }
+    if !seen.iter().any(|(k, _)| *k == "stringency") {
+        return Err(
+            Diagnostic::error(st.keyword_span, "`deadline` needs a stringency")
+                .with_label("no stringency given")
+                .with_help("e.g. deadline stringency 0.2"),
+        );
+    }
+    Ok(spec)
+}
+
+/// `admission qops [k K] | msb | mrt [backtracks B]`.
+pub fn admission(st: &Statement) -> Check<Algorithm> {
+    let mut args = Args::new(st);
+    let (word, _) = args.word("an admission algorithm", &["qops", "msb", "mrt"])?;
+    let algorithm = match word {
+        "qops" => {
+            if let Some(item) = args.peek().filter(|i| i.ident() == Some("backtracks")) {
+                return Err(Diagnostic::error(item.span, "`backtracks` is an MRT setting")
+                    .with_label("not a QoPS setting")
+                    .with_help("QoPS takes `k K` (deadline violations repaired); write `admission mrt backtracks B` for MRT"));
+            }
+            let k = match args.peek() {
+                Some(_) => {
+                    args.word("a QoPS setting", &["k"])?;
+                    let item = args.next("the K factor, e.g. k 5")?;
+                    whole_number(item, "K factor", 0, 1000)? as u32
+                }
+                None => DEFAULT_K,
+            };
+            Algorithm::Qops { k }
+        }
+        "mrt" => {
+            if let Some(item) = args.peek().filter(|i| i.ident() == Some("k")) {
+                return Err(Diagnostic::error(item.span, "`k` is a QoPS setting")
+                    .with_label("not an MRT setting")
+                    .with_help("MRT takes `backtracks B`; write `admission qops k K` for QoPS"));
+            }
+            let b = match args.peek() {
+                Some(_) => {
+                    args.word("an MRT setting", &["backtracks"])?;
+                    let item = args.next("the backtrack limit, e.g. backtracks 10")?;
+                    whole_number(item, "backtrack limit", 0, 1_000_000)? as u32
+                }
+                None => DEFAULT_BACKTRACKS,
+            };
+            Algorithm::Mrt { backtracks: b }
+        }
+        _ => Algorithm::Msb,
+    };
+    args.end()?;
+    Ok(algorithm)
+}
+
+/// A plain number passing `ok`.
+fn number(item: &Item, what: &str, expected: &str, ok: impl Fn(f64) -> bool) -> Check<f64> {
+    let value = match &item.token {
+        Token::Quantity(raw) => raw.parse::<f64>().ok(),
+        _ => None,
+    };
+    match value {
+        Some(v) if ok(v) => Ok(v),
+        Some(v) => Err(
+            Diagnostic::error(item.span, format!("{what} {v} is out of range"))
+                .with_label(format!("must be {expected}")),
+        ),
+        None => Err(
+            Diagnostic::error(item.span, format!("{} is not a number", item.describe()))
+                .with_label(format!("expected the {what}: {expected}")),
+        ),
+    }
+}
+
+/// A share as a percentage in (0%, 100%].
+fn share(item: &Item) -> Check<f64> {
+    let raw = match &item.token {
+        Token::Quantity(raw) => raw.as_str(),
+        _ => "",
+    };
+    let Some(number) = raw.strip_suffix('%') else {
+        return Err(Diagnostic::error(
+            item.span,
+            format!("{} is not a percentage", item.describe()),
+        )
+        .with_label("expected a share of jobs")
+        .with_help("write it with `%`, as in share 80%"));
+    };
+    match number.parse::<f64>() {
+        Ok(p) if p > 0.0 && p <= 100.0 => Ok(p / 100.0),
+        Ok(p) => Err(
+            Diagnostic::error(item.span, format!("share {p}% is out of range"))
+                .with_label("must be above 0% and at most 100%"),
+        ),
+        Err(_) => Err(
+            Diagnostic::error(item.span, format!("`{raw}` is not a percentage"))
+                .with_label("expected a share of jobs"),
+        ),
+    }
+}

@@ -1,0 +1,164 @@
+//! The scheduling policy around an admission algorithm: admit or reject each
+//! arriving job, then start admitted jobs at their reserved starts.
+
+use super::{mrt::Mrt, msb::Msb, qops::Qops, Admission, Heuristic, Pending, Reserved};
+use crate::sim::{Epoch, JobIdx, Policy, Profile, State};
+use crate::workload::Time;
+
+/// Which admission algorithm, with its parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Algorithm {
+    /// QoPS with at most `k` deadline violations repaired per insertion point.
+    Qops { k: u32 },
+    /// Modified Slack-Based.
+    Msb,
+    /// Modified Real-Time with at most `backtracks` backtracks.
+    Mrt { backtracks: u32 },
+}
+
+/// Default K of QoPS and B of MRT (the paper gives no values).
+pub const DEFAULT_K: u32 = 5;
+pub const DEFAULT_BACKTRACKS: u32 = 10;
+
+/// An admission policy: the algorithm and its ordering heuristic.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct AdmissionSpec {
+    pub algorithm: Algorithm,
+    pub heuristic: Heuristic,
+}
+
+impl AdmissionSpec {
+    pub fn build(&self) -> AdmissionPolicy {
+        let algo: Box<dyn Admission> = match self.algorithm {
+            Algorithm::Qops { k } => Box::new(Qops::new(self.heuristic, k)),
+            Algorithm::Msb => Box::new(Msb::new(self.heuristic)),
+            Algorithm::Mrt { backtracks } => Box::new(Mrt::new(self.heuristic, backtracks)),
+        };
+        AdmissionPolicy {
+            spec: *self,
+            algo,
+            reserved: Vec::new(),
+            plan: None,
+            base: Profile::new(1, 0),
+        }
+    }
+}
+
+impl std::fmt::Display for AdmissionSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.algorithm {
+            Algorithm::Qops { k } => write!(f, "QoPS(K={k})")?,
+            Algorithm::Msb => write!(f, "MSB")?,
+            Algorithm::Mrt { backtracks } => write!(f, "MRT(B={backtracks})")?,
+        }
+        write!(f, "-{}", self.heuristic.name())
+    }
+}
+
+/// A job without a deadline can wait this long: never, in practice.
+const NO_DEADLINE: Time = Time::MAX / 4;
+
+pub struct AdmissionPolicy {
+    spec: AdmissionSpec,
+    algo: Box<dyn Admission>,
+    /// Admitted jobs not started yet, by reserved start.
+    reserved: Vec<Reserved>,
+    /// The machine with running jobs and reservations, kept across epochs
+    /// so early finishes can move reservations earlier.
+    plan: Option<Profile>,
+    base: Profile,
+}
+
+impl AdmissionPolicy {
+    fn pending(state: &State<'_>, job: JobIdx) -> Pending {
+        let info = &state.jobs[job as usize];
+        Pending {
+            job,
+            submit: info.submit,
+            procs: info.procs,
+            estimate: info.estimate,
+            deadline: info.deadline.unwrap_or(NO_DEADLINE),
+        }
+    }
+
+    /// Rebuilds the plan from running jobs and reservations.
+    fn rebuild_plan(&mut self, state: &State<'_>) {
+        let mut plan = Profile::new(state.procs, state.now);
+        state.running_profile(&mut plan);
+        for r in &self.reserved {
+            plan.allocate(r.start, r.job.estimate, r.job.procs);
+        }
+        self.plan = Some(plan);
+    }
+}
+
+impl Policy for AdmissionPolicy {
+    fn name(&self) -> String {
+        self.spec.to_string()
+    }
+
+    fn admit(&mut self, job: JobIdx, state: &State<'_>) -> bool {
+        let new = Self::pending(state, job);
+        // A job that cannot meet its deadline even on an empty machine is
+        // rejected without asking the algorithm.
+        if new.submit + new.estimate > new.deadline {
+            return false;
+        }
+        if self.base.procs() != state.procs {
+            self.base = Profile::new(state.procs, state.now);
+        }
+        state.running_profile(&mut self.base);
+        match self.algo.admit(state.now, &self.base, &self.reserved, new) {
+            Some(schedule) => {
+                debug_assert!(schedule.iter().all(Reserved::meets_deadline));
+                self.reserved = schedule;
+                self.plan = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn schedule(&mut self, epoch: &mut Epoch<'_>) {
+        let now = epoch.now();
+        let early = epoch.state.finished.iter().any(|f| f.early);
+        if self.plan.is_none() {
+            self.rebuild_plan(&epoch.state);
+        } else if early {
+            // Jobs ended before their estimates: give the rest of their hold
+            // back and move reservations earlier where they fit, in order.
+            // A reservation only moves earlier, so every deadline still holds.
+            self.rebuild_plan(&epoch.state);
+            let plan = self.plan.as_mut().expect("plan just rebuilt");
+            for r in &mut self.reserved {
+                let j = r.job;
+                if let Some(at) = plan.earlier_start(j.procs, j.estimate, now, r.start) {
+                    plan.release(r.start, j.estimate, j.procs);
+                    plan.allocate(at, j.estimate, j.procs);
+                    r.start = at;
+                }
+            }
+            super::by_start(&mut self.reserved);
+        }
+        if let Some(plan) = self.plan.as_mut() {
+            plan.advance(now);
+        }
+        let mut next = Time::MAX;
+        let mut started = 0;
+        for r in &self.reserved {
+            if r.start <= now {
+                debug_assert_eq!(r.start, now, "reservation passed without an epoch");
+                epoch.start(r.job.job);
+                started += 1;
+            } else {
+                next = next.min(r.start);
+            }
+        }
+        if started > 0 {
+            self.reserved.retain(|r| r.start > now);
+        }
+        if next != Time::MAX {
+            epoch.wake_at(next);
+        }
+    }
+}
