@@ -58,7 +58,14 @@ pub fn scale_load_by_arrivals(w: &Workload, target: f64) -> Result<Workload, Tra
 /// Each scaled time is rounded and at least one second.
 pub fn scale_load_by_runtimes(w: &Workload, target: f64) -> Result<Workload, TransformError> {
     let current = check_load(w, target)?;
-    let factor = target / current;
+    let mut out = stretch(w, target / current);
+    out.name = format!("{}@{target}r", w.name);
+    Ok(out)
+}
+
+/// Multiplies every run time and estimate by `factor`, each rounded and at
+/// least one second, keeping the SWF fields in step.
+fn stretch(w: &Workload, factor: f64) -> Workload {
     let scale = |t: Time| ((t as f64 * factor).round() as Time).max(1);
     let mut out = w.clone();
     for j in &mut out.jobs {
@@ -69,8 +76,7 @@ pub fn scale_load_by_runtimes(w: &Workload, target: f64) -> Result<Workload, Tra
             j.swf.requested_time = j.estimate;
         }
     }
-    out.name = format!("{}@{target}r", w.name);
-    Ok(out)
+    out
 }
 
 /// A measured time window with a warm-up before it and a cool-down after it.
@@ -219,16 +225,7 @@ pub fn expand_load(w: &Workload, factor: f64) -> Result<Workload, TransformError
     if !(factor.is_finite() && factor >= 1.0) {
         return Err(TransformError::BadFactor(factor));
     }
-    let scale = |t: Time| ((t as f64 * factor).round() as Time).max(1);
-    let mut out = w.clone();
-    for j in &mut out.jobs {
-        j.runtime = scale(j.runtime);
-        j.estimate = scale(j.estimate);
-        j.swf.run_time = j.runtime;
-        if j.swf.requested_time > 0 {
-            j.swf.requested_time = j.estimate;
-        }
-    }
+    let mut out = stretch(w, factor);
     out.name = format!("{}x{factor}exp", w.name);
     Ok(out)
 }
