@@ -303,8 +303,73 @@ pub fn render(reports: &[RunReport], format: Format) -> String {
                     }
                 })
                 .collect();
-            tables.join("\n")
+            let mut out = tables.join("\n");
+            if traces.len() > 1 && reports.iter().any(|r| r.admission.is_some()) {
+                out.push('\n');
+                out.push_str(&admission_summary(reports, format));
+            }
+            out
         }
+    }
+}
+
+/// QOPS's view across workloads (its Fig. 43 and the figures against load):
+/// per goal, each workload's achieved utilization next to what was not
+/// admitted and how jobs without a user deadline fared, sorted by
+/// utilization. For goals without admission control every job counts as a
+/// job without a deadline.
+fn admission_summary(reports: &[RunReport], format: Format) -> String {
+    let mut labels: Vec<&str> = Vec::new();
+    for r in reports {
+        if !labels.contains(&r.label.as_str()) {
+            labels.push(&r.label);
+        }
+    }
+    let header: Vec<String> = [
+        "goal",
+        "workload",
+        "util",
+        "unadmitted_%",
+        "unadmitted_work_%",
+        "nd_avg_resp_s",
+        "nd_avg_bsld",
+    ]
+    .iter()
+    .map(|h| h.to_string())
+    .collect();
+    let mut body = Vec::new();
+    for label in labels {
+        let mut runs: Vec<&RunReport> = reports.iter().filter(|r| r.label == label).collect();
+        runs.sort_by(|a, b| a.measures.utilization.total_cmp(&b.measures.utilization));
+        for r in runs {
+            let m = &r.measures;
+            let (un, unw, resp, bsld) = match r.admission {
+                Some(a) => (
+                    format!("{:.2}", a.unadmitted_pct),
+                    format!("{:.2}", a.unadmitted_work_pct),
+                    a.non_deadline_avg_response,
+                    a.non_deadline_avg_bsld,
+                ),
+                None => ("-".into(), "-".into(), m.avg_response, m.avg_bsld),
+            };
+            body.push(vec![
+                r.label.clone(),
+                r.trace.clone(),
+                format!("{:.4}", m.utilization),
+                un,
+                unw,
+                format!("{resp:.0}"),
+                format!("{bsld:.2}"),
+            ]);
+        }
+    }
+    let title = "admission control against achieved utilization (per goal, by utilization):";
+    if format == Format::Markdown {
+        format!("#### {title}\n\n{}", md_table(&header, &body, 2))
+    } else {
+        let mut all = vec![header];
+        all.extend(body);
+        format!("{title}\n{}", align(&all, 2))
     }
 }
 

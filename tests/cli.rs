@@ -305,3 +305,53 @@ fn bench_output_is_the_same_on_one_thread() {
     assert!(header.ends_with("p50_epoch_us,p99_epoch_us"), "{header}");
     assert_eq!(strip(stdout(&many)), strip(stdout(&one)));
 }
+
+#[test]
+fn bench_reports_admission_against_utilization_and_load() {
+    let trace = repo("traces/lublin-1000-64-s2.swf");
+    let o = goalc(&[
+        "bench",
+        &repo("goals/qops-s02-f80.goal"),
+        &repo("goals/easy.goal"),
+        "--trace",
+        &trace,
+        "--exact-estimates",
+        "--load-factor",
+        "1.0,1.4",
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let header = out.lines().next().unwrap();
+    let cols: Vec<&str> = header.split(',').collect();
+    let missed = cols
+        .iter()
+        .position(|c| *c == "missed")
+        .expect("missed column");
+    let rows: Vec<Vec<&str>> = out
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    // Two workloads (load factors 1.0 and 1.4), two goals each.
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().any(|r| r[0].ends_with("x1.4dup")));
+    for r in rows.iter().filter(|r| r[2].starts_with("QoPS")) {
+        assert_eq!(
+            r[missed], "0",
+            "admitted jobs must meet their deadlines: {r:?}"
+        );
+    }
+    let table = goalc(&[
+        "bench",
+        &repo("goals/qops-s02-f80.goal"),
+        &repo("goals/easy.goal"),
+        "--trace",
+        &trace,
+        "--exact-estimates",
+        "--load-factor",
+        "1.0,1.4",
+    ]);
+    assert!(stdout(&table).contains("admission control against achieved utilization"));
+}
