@@ -530,14 +530,7 @@ fn table(runs: &[&RunReport]) -> String {
     if marked {
         out.push_str("* best in column\n");
     }
-    let searching: Vec<&RunReport> = runs
-        .iter()
-        .copied()
-        .filter(|r| r.search.is_some())
-        .collect();
-    if !searching.is_empty() {
-        let cols: Vec<&Column> = SEARCH_COLUMNS.iter().collect();
-        let (header, body) = rows(&searching, &cols, false, |v, _| v);
+    if let Some((header, body)) = search_cost(runs) {
         let mut all = vec![header];
         all.extend(body);
         out.push_str("\nsearch cost:\n");
@@ -570,18 +563,25 @@ fn markdown(runs: &[&RunReport]) -> String {
     if marked {
         out.push_str("\nBold: best in column.\n");
     }
+    if let Some((header, body)) = search_cost(runs) {
+        out.push_str("\nSearch cost:\n\n");
+        out.push_str(&md_table(&header, &body, 1));
+    }
+    out
+}
+
+/// Header and rows of the search-cost table, when any run searched.
+fn search_cost(runs: &[&RunReport]) -> Option<(Vec<String>, Vec<Vec<String>>)> {
     let searching: Vec<&RunReport> = runs
         .iter()
         .copied()
         .filter(|r| r.search.is_some())
         .collect();
-    if !searching.is_empty() {
-        let cols: Vec<&Column> = SEARCH_COLUMNS.iter().collect();
-        let (header, body) = rows(&searching, &cols, false, |v, _| v);
-        out.push_str("\nSearch cost:\n\n");
-        out.push_str(&md_table(&header, &body, 1));
+    if searching.is_empty() {
+        return None;
     }
-    out
+    let cols: Vec<&Column> = SEARCH_COLUMNS.iter().collect();
+    Some(rows(&searching, &cols, false, |v, _| v))
 }
 
 /// A Markdown table; the first `left` columns are names, the rest numbers.
