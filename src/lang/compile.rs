@@ -141,12 +141,34 @@ fn describe_baseline(s: &mut String, spec: &PolicySpec) {
             Dispatch::Easy { depth } => format!("EASY backfilling with reservation depth {depth}: the first {depth} blocked jobs hold reservations; later jobs may start if they delay none"),
             Dispatch::Conservative => "conservative backfilling: every waiting job holds a reservation, which only ever moves earlier".to_string(),
             Dispatch::NoGuarantee => "no-guarantee backfilling: no reservations; every job that fits starts, in queue order".to_string(),
+            Dispatch::Starvation { after, exclude_heavy } => format!(
+                "no-guarantee backfilling with a starvation queue (FAIR's CPlant scheduler): a job that has waited {}{} enters an FCFS starvation queue served first, whose head holds the only reservation; every other job starts if it fits without delaying it",
+                format_duration(after),
+                if exclude_heavy { ", unless its user is heavy (decayed usage above the mean of the users with jobs in the system)," } else { "" }
+            ),
+            Dispatch::ConservativeDynamic => "conservative backfilling with dynamic reservations: at every event all reservations are dropped and rebuilt in queue order, each job at its earliest start; jobs planned for now start".to_string(),
         };
     let _ = writeln!(s, "  dispatch:   {dispatch}");
     let order = match spec.order {
-            Order::Fcfs => "FCFS: earliest submit first; ties by trace order",
-            Order::Lxf => "LXF: largest expansion factor (wait + estimate) / estimate first; ties by earlier submit, then trace order",
-            Order::Sjf => "SJF: shortest estimate first; ties by earlier submit, then trace order",
+            Order::Fcfs => "FCFS: earliest submit first; ties by trace order".to_string(),
+            Order::Lxf => "LXF: largest expansion factor (wait + estimate) / estimate first; ties by earlier submit, then trace order".to_string(),
+            Order::Sjf => "SJF: shortest estimate first; ties by earlier submit, then trace order".to_string(),
+            Order::Fairshare(decay) => format!("fairshare: least decayed usage of the job's user first ({}); usage is processor-seconds, charged while jobs run; ties by earlier submit, then trace order", describe_decay(decay)),
         };
     let _ = writeln!(s, "  order:      {order}");
+}
+
+/// A decay rule in words.
+fn describe_decay(decay: crate::policy::fairshare::Decay) -> String {
+    use crate::policy::fairshare::Decay;
+    match decay {
+        Decay::Periodic { period, factor } => format!(
+            "multiplied by {factor} at every {} boundary",
+            format_duration(period)
+        ),
+        Decay::HalfLife { half_life } => format!(
+            "decaying continuously with half-life {}",
+            format_duration(half_life)
+        ),
+    }
 }

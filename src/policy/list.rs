@@ -12,12 +12,12 @@
 //! Online, the list schedule is recomputed at every epoch from the running
 //! jobs' estimated ends, and the jobs it plans to start now are started.
 
-use super::Order;
+use super::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
 use crate::workload::Time;
 
 pub struct ListScheduler {
-    order: Order,
+    rank: Ranker,
     queue: Vec<JobIdx>,
     /// Free times of processors, as (time, count) sorted by time.
     free_at: Vec<(Time, u32)>,
@@ -26,7 +26,7 @@ pub struct ListScheduler {
 impl ListScheduler {
     pub fn new(order: Order) -> Self {
         ListScheduler {
-            order,
+            rank: Ranker::new(order),
             queue: Vec::new(),
             free_at: Vec::new(),
         }
@@ -34,8 +34,10 @@ impl ListScheduler {
 }
 
 impl Policy for ListScheduler {
+    crate::policy::order::forward_usage_notices!(rank);
+
     fn name(&self) -> String {
-        format!("{}-list", self.order)
+        format!("{}-list", self.rank.order())
     }
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
@@ -53,7 +55,7 @@ impl Policy for ListScheduler {
                 _ => self.free_at.push((r.expected_end, procs)),
             }
         }
-        self.order.sorted_queue(state, &mut self.queue);
+        self.rank.sorted_queue(state, &mut self.queue);
         let mut to_start = Vec::new();
         for &job in &self.queue {
             let info = &state.jobs[job as usize];

@@ -7,21 +7,25 @@
 
 pub mod admission;
 pub mod backfill;
+pub mod fairshare;
 pub mod list;
 pub mod objective;
 pub mod order;
 pub mod search;
+pub mod starvation;
 pub mod strict;
 
-pub use order::Order;
+pub use order::{Order, Ranker};
 
 use crate::sim::Policy;
+use crate::units::format_duration;
+use crate::workload::Time;
 use std::fmt;
 use std::str::FromStr;
 
 /// How waiting jobs are dispatched, given a queue order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase", tag = "kind")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Dispatch {
     /// Strictly in order: the first job that does not fit blocks the rest.
     NoBackfill,
@@ -33,10 +37,18 @@ pub enum Dispatch {
     Conservative,
     /// Backfilling without reservations.
     NoGuarantee,
+    /// FAIR's CPlant scheduler: no-guarantee backfilling, plus a starvation
+    /// queue (FCFS, its head holding a reservation) that jobs enter after
+    /// waiting `after` seconds; with `exclude_heavy`, not while their user
+    /// is heavy.
+    Starvation { after: Time, exclude_heavy: bool },
+    /// FAIR's conservative backfilling with dynamic reservations: at every
+    /// event all reservations are dropped and rebuilt in queue order.
+    ConservativeDynamic,
 }
 
 /// A baseline policy: a dispatch rule and a queue order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct PolicySpec {
     pub dispatch: Dispatch,
     pub order: Order,
@@ -56,6 +68,15 @@ impl PolicySpec {
             Dispatch::Easy { depth } => Box::new(backfill::Easy::new(order, depth)),
             Dispatch::Conservative => Box::new(backfill::Conservative::new(order)),
             Dispatch::NoGuarantee => Box::new(backfill::NoGuarantee::new(order)),
+            Dispatch::Starvation {
+                after,
+                exclude_heavy,
+            } => Box::new(starvation::StarvationQueue::new(
+                order,
+                after,
+                exclude_heavy,
+            )),
+            Dispatch::ConservativeDynamic => Box::new(backfill::Easy::dynamic(order)),
         }
     }
 }
@@ -147,7 +168,27 @@ impl fmt::Display for PolicySpec {
             Dispatch::Easy { depth } => write!(f, "{order}-easy:{depth}"),
             Dispatch::Conservative => write!(f, "{order}-conservative"),
             Dispatch::NoGuarantee => write!(f, "{order}-noguarantee"),
+            Dispatch::Starvation {
+                after,
+                exclude_heavy,
+            } => write!(
+                f,
+                "{order}-starvation:{}:{}",
+                hours(after),
+                if exclude_heavy { "fair" } else { "all" }
+            ),
+            Dispatch::ConservativeDynamic => write!(f, "{order}-dynamic"),
         }
+    }
+}
+
+/// A duration in whole hours when it is one (`72h`, as FAIR names its
+/// policies), else in the usual units.
+pub(crate) fn hours(secs: Time) -> String {
+    if secs > 0 && secs % 3600 == 0 {
+        format!("{}h", secs / 3600)
+    } else {
+        format_duration(secs)
     }
 }
 
@@ -169,6 +210,25 @@ impl FromStr for PolicySpec {
         };
         let lower = s.trim().to_ascii_lowercase();
         let parse_order = |o: &str| Order::ALL.into_iter().find(|x| x.name() == o);
+        if let Some((o, rest)) = lower.split_once('-') {
+            if let Some(spec) = parse_fair_dispatch(rest) {
+                let order = parse_order(o).ok_or_else(|| err("unknown queue order"))?;
+                if let Ok(Dispatch::Starvation {
+                    exclude_heavy: true,
+                    ..
+                }) = spec
+                {
+                    if !matches!(order, Order::Fairshare(_)) {
+                        return Err(err(
+                            "`fair` (heavy users excluded) needs the fairshare order",
+                        ));
+                    }
+                }
+                return spec
+                    .map(|dispatch| PolicySpec::new(dispatch, order))
+                    .map_err(|reason| err(&reason));
+            }
+        }
         // Bare order names mean that order without backfilling.
         if let Some(order) = parse_order(&lower) {
             return Ok(PolicySpec::new(Dispatch::NoBackfill, order));
@@ -204,6 +264,30 @@ impl FromStr for PolicySpec {
         };
         Ok(PolicySpec::new(dispatch, order))
     }
+}
+
+/// FAIR's dispatch names: `dynamic` and `starvation:<T>:all|fair`; `None`
+/// when `rest` is neither.
+fn parse_fair_dispatch(rest: &str) -> Option<Result<Dispatch, String>> {
+    if rest == "dynamic" {
+        return Some(Ok(Dispatch::ConservativeDynamic));
+    }
+    let args = rest.strip_prefix("starvation:")?;
+    let (after, who) = args.split_once(':').unwrap_or((args, "all"));
+    let after = match crate::units::parse_duration(after) {
+        Ok(t) if t > 0 => t,
+        Ok(_) => return Some(Err("the starvation wait must be positive".into())),
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let exclude_heavy = match who {
+        "all" => false,
+        "fair" => true,
+        _ => return Some(Err(format!("`{who}` is neither `all` nor `fair`"))),
+    };
+    Some(Ok(Dispatch::Starvation {
+        after,
+        exclude_heavy,
+    }))
 }
 
 #[cfg(test)]
@@ -250,8 +334,29 @@ mod tests {
                 Dispatch::Easy { depth: 3 },
                 Dispatch::Conservative,
                 Dispatch::NoGuarantee,
+                Dispatch::ConservativeDynamic,
+                Dispatch::Starvation {
+                    after: 24 * 3600,
+                    exclude_heavy: false,
+                },
+                Dispatch::Starvation {
+                    after: 72 * 3600,
+                    exclude_heavy: true,
+                },
             ] {
                 let spec = PolicySpec::new(dispatch, order);
+                let fair_only = matches!(
+                    dispatch,
+                    Dispatch::Starvation {
+                        exclude_heavy: true,
+                        ..
+                    }
+                );
+                if fair_only && !matches!(order, Order::Fairshare(_)) {
+                    let e = spec.to_string().parse::<PolicySpec>().unwrap_err();
+                    assert!(e.reason.contains("fairshare order"), "{e}");
+                    continue;
+                }
                 assert_eq!(spec.to_string().parse::<PolicySpec>(), Ok(spec));
                 assert_eq!(spec.build().name(), spec.to_string());
             }

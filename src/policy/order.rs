@@ -2,14 +2,19 @@
 //!
 //! Ties always break by earlier submit, then by lower job index (arrival
 //! order), as Slurm does, so every order is total and runs are deterministic.
+//!
+//! [`Order::Fairshare`] needs each user's usage history; a [`Ranker`] keeps
+//! it, so dispatch policies sort through a `Ranker` and forward the core's
+//! start and finish notices to it.
 
+use super::fairshare::{Decay, UsageLedger};
 use crate::sim::{JobIdx, JobInfo, State};
 use crate::workload::Time;
 use std::cmp::Ordering;
 use std::fmt;
 
 /// The queue orders of the baselines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Order {
     /// First come, first served: arrival order.
@@ -18,24 +23,35 @@ pub enum Order {
     Lxf,
     /// Shortest (estimated) job first.
     Sjf,
+    /// Least decayed usage of the job's user first (FAIR).
+    Fairshare(Decay),
 }
 
 impl Order {
-    pub const ALL: [Order; 3] = [Order::Fcfs, Order::Lxf, Order::Sjf];
+    /// Every order, fairshare with its default decay.
+    pub const ALL: [Order; 4] = [
+        Order::Fcfs,
+        Order::Lxf,
+        Order::Sjf,
+        Order::Fairshare(Decay::CPLANT),
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Order::Fcfs => "fcfs",
             Order::Lxf => "lxf",
             Order::Sjf => "sjf",
+            Order::Fairshare(_) => "fairshare",
         }
     }
 
     /// Sorts `queue` (given in arrival order) into this order at time `now`.
+    /// Without usage history fairshare sees every user at zero usage, which
+    /// is arrival order; policies use a [`Ranker`] to sort by fairshare.
     pub fn sort(self, now: Time, jobs: &[JobInfo], queue: &mut [JobIdx]) {
         match self {
             // The core hands the queue over in arrival order already.
-            Order::Fcfs => {}
+            Order::Fcfs | Order::Fairshare(_) => {}
             Order::Lxf => queue.sort_by(|&a, &b| {
                 lxf_cmp(now, &jobs[a as usize], &jobs[b as usize]).then(a.cmp(&b))
             }),
@@ -55,8 +71,105 @@ impl Order {
 }
 
 impl fmt::Display for Order {
+    /// The name; a fairshare order with other than the default decay also
+    /// says which, e.g. `fairshare(half-life 7d)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        match self {
+            Order::Fairshare(d) if *d != Decay::CPLANT => write!(f, "fairshare({d})"),
+            _ => f.write_str(self.name()),
+        }
+    }
+}
+
+/// Implements the core's start and finish notices of
+/// [`crate::sim::Policy`] by forwarding them to the policy's [`Ranker`]
+/// field, so fairshare usage accrues whatever the dispatch rule.
+macro_rules! forward_usage_notices {
+    ($field:ident) => {
+        fn job_started(
+            &mut self,
+            job: $crate::sim::JobIdx,
+            jobs: &[$crate::sim::JobInfo],
+            now: $crate::workload::Time,
+        ) {
+            self.$field.job_started(job, jobs, now)
+        }
+
+        fn job_finished(
+            &mut self,
+            job: $crate::sim::JobIdx,
+            jobs: &[$crate::sim::JobInfo],
+            now: $crate::workload::Time,
+        ) {
+            self.$field.job_finished(job, jobs, now)
+        }
+    };
+}
+pub(crate) use forward_usage_notices;
+
+/// A queue order with the state it needs: for fairshare, the usage ledger.
+pub struct Ranker {
+    order: Order,
+    ledger: Option<UsageLedger>,
+    keys: Vec<(f64, Time, JobIdx)>,
+}
+
+impl Ranker {
+    pub fn new(order: Order) -> Self {
+        Ranker {
+            order,
+            ledger: None,
+            keys: Vec::new(),
+        }
+    }
+
+    pub fn order(&self) -> Order {
+        self.order
+    }
+
+    /// The usage ledger, for fairshare orders (created on first use).
+    pub fn ledger(&mut self, jobs: &[JobInfo]) -> Option<&mut UsageLedger> {
+        let Order::Fairshare(decay) = self.order else {
+            return None;
+        };
+        Some(
+            self.ledger
+                .get_or_insert_with(|| UsageLedger::new(decay, jobs)),
+        )
+    }
+
+    /// Forwarded from [`crate::sim::Policy::job_started`].
+    pub fn job_started(&mut self, job: JobIdx, jobs: &[JobInfo], now: Time) {
+        if let Some(l) = self.ledger(jobs) {
+            l.started(job, jobs[job as usize].procs, now);
+        }
+    }
+
+    /// Forwarded from [`crate::sim::Policy::job_finished`].
+    pub fn job_finished(&mut self, job: JobIdx, jobs: &[JobInfo], now: Time) {
+        if let Some(l) = self.ledger(jobs) {
+            l.finished(job, jobs[job as usize].procs, now);
+        }
+    }
+
+    /// Sorts `queue` (given in arrival order) into the order at `now`.
+    pub fn sort(&mut self, now: Time, jobs: &[JobInfo], queue: &mut [JobIdx]) {
+        match self.order {
+            Order::Fairshare(decay) => {
+                let ledger = self
+                    .ledger
+                    .get_or_insert_with(|| UsageLedger::new(decay, jobs));
+                ledger.sort(now, jobs, queue, &mut self.keys);
+            }
+            order => order.sort(now, jobs, queue),
+        }
+    }
+
+    /// Copies the waiting queue of `state` into `buf`, sorted.
+    pub fn sorted_queue(&mut self, state: &State<'_>, buf: &mut Vec<JobIdx>) {
+        buf.clear();
+        buf.extend_from_slice(state.waiting);
+        self.sort(state.now, state.jobs, buf);
     }
 }
 

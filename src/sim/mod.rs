@@ -72,6 +72,13 @@ pub trait Policy: Send {
     fn search_cost(&self) -> Option<SearchCost> {
         None
     }
+
+    /// Notice from the core: `job` started at `now` (after the epoch that
+    /// started it). For policies that keep usage accounts (fairshare).
+    fn job_started(&mut self, _job: JobIdx, _jobs: &[JobInfo], _now: Time) {}
+
+    /// Notice from the core: `job` ended at `now` (before the epoch at `now`).
+    fn job_finished(&mut self, _job: JobIdx, _jobs: &[JobInfo], _now: Time) {}
 }
 
 /// The cost of a searching policy over a run.
@@ -226,8 +233,12 @@ pub struct Run {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     pub policy: String,
-    /// `None` for jobs the policy rejected at admission.
+    /// `None` for jobs the policy rejected at admission (and for chunks of
+    /// a split job whose earlier chunk was rejected).
     pub runs: Vec<Option<Run>>,
+    /// When each follow-on chunk of a split job was submitted: the end of
+    /// the chunk before it (see [`Job::follows`](crate::workload::Job)).
+    pub releases: Vec<(JobIdx, Time)>,
     pub epochs: u64,
     pub audit: Option<Audit>,
     /// What searching cost, for searching policies.
@@ -260,7 +271,7 @@ pub fn simulate(
     opts: SimOptions,
 ) -> Result<Outcome, SimError> {
     let n = workload.jobs.len();
-    let infos: Vec<JobInfo> = workload
+    let mut infos: Vec<JobInfo> = workload
         .jobs
         .iter()
         .map(|j| JobInfo {
@@ -277,6 +288,10 @@ pub fn simulate(
         .iter()
         .map(|j| j.sim_runtime().max(1))
         .collect();
+    let successor = successors(workload);
+    let is_follower = |i: usize| workload.jobs[i].follows.is_some();
+    let mut releases: Vec<(JobIdx, Time)> = Vec::new();
+    let mut released: Vec<JobIdx> = Vec::new();
     let name = policy.name();
     let mut runs: Vec<Option<Run>> = vec![None; n];
     let mut audit = opts.audit.then(Audit::default);
@@ -292,6 +307,10 @@ pub fn simulate(
     let mut free = workload.procs;
     let mut epochs = 0u64;
 
+    // Follow-on chunks arrive when their predecessor ends, not by the trace.
+    while next_arrival < n && is_follower(next_arrival) {
+        next_arrival += 1;
+    }
     loop {
         let next_submit = workload.jobs.get(next_arrival).map(|j| j.submit);
         let next_finish = finish_queue.peek().map(|Reverse((t, _))| *t);
@@ -308,11 +327,16 @@ pub fn simulate(
         }
 
         finished.clear();
+        released.clear();
         while let Some(&Reverse((t, job))) = finish_queue.peek() {
             if t != now {
                 break;
             }
             finish_queue.pop();
+            policy.job_finished(job, &infos, now);
+            if let Some(next) = successor.get(&job) {
+                released.push(*next);
+            }
             let info = &infos[job as usize];
             free += info.procs;
             let start = runs[job as usize].map(|r| r.start).unwrap_or(now);
@@ -338,6 +362,28 @@ pub fn simulate(
             }
             let job = next_arrival as JobIdx;
             next_arrival += 1;
+            while next_arrival < n && is_follower(next_arrival) {
+                next_arrival += 1;
+            }
+            let state = State {
+                now,
+                procs: workload.procs,
+                free,
+                jobs: &infos,
+                waiting: &waiting,
+                running: &running,
+                arrived: &arrived,
+                finished: &finished,
+            };
+            if policy.admit(job, &state) {
+                is_waiting[job as usize] = true;
+                waiting.push(job);
+                arrived.push(job);
+            }
+        }
+        for &job in &released {
+            infos[job as usize].submit = now;
+            releases.push((job, now));
             let state = State {
                 now,
                 procs: workload.procs,
@@ -416,6 +462,7 @@ pub fn simulate(
                 let pos = running.partition_point(|x| *x < r);
                 running.insert(pos, r);
                 finish_queue.push(Reverse((end, job)));
+                policy.job_started(job, &infos, now);
             }
             waiting.retain(|&j| is_waiting[j as usize]);
         }
@@ -433,8 +480,45 @@ pub fn simulate(
     Ok(Outcome {
         policy: name,
         runs,
+        releases,
         epochs,
         audit,
         search: policy.search_cost(),
     })
+}
+
+/// For each job that a follow-on chunk follows, that chunk's index.
+fn successors(workload: &Workload) -> std::collections::HashMap<JobIdx, JobIdx> {
+    let mut out = std::collections::HashMap::new();
+    if workload.jobs.iter().all(|j| j.follows.is_none()) {
+        return out;
+    }
+    let index: std::collections::HashMap<i64, JobIdx> = workload
+        .jobs
+        .iter()
+        .enumerate()
+        .map(|(i, j)| (j.number, i as JobIdx))
+        .collect();
+    for (i, j) in workload.jobs.iter().enumerate() {
+        if let Some(prev) = j.follows.and_then(|p| index.get(&p)) {
+            out.insert(*prev, i as JobIdx);
+        }
+    }
+    out
+}
+
+/// `workload` as it was really submitted in `outcome`: follow-on chunks get
+/// the submit times at which they were released. Measures read submit times
+/// from the workload, so they must see this one.
+pub fn realized<'w>(workload: &'w Workload, outcome: &Outcome) -> std::borrow::Cow<'w, Workload> {
+    if outcome.releases.is_empty() {
+        return std::borrow::Cow::Borrowed(workload);
+    }
+    let mut w = workload.clone();
+    for &(job, at) in &outcome.releases {
+        let j = &mut w.jobs[job as usize];
+        j.submit = at;
+        j.swf.submit = at;
+    }
+    std::borrow::Cow::Owned(w)
 }

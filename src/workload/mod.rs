@@ -43,6 +43,10 @@ pub struct Job {
     pub deadline_job: bool,
     /// False for warm-up and cool-down jobs: simulated, not measured.
     pub measured: bool,
+    /// For a follow-on chunk of a job split by a run-time limit: the number
+    /// of the chunk before it. Such a job is submitted when that chunk ends
+    /// (its `submit` field until then is the original job's submit time).
+    pub follows: Option<i64>,
     /// The trace's own fields, kept so a schedule can be written back as SWF.
     pub swf: SwfRecord,
 }

@@ -296,6 +296,7 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
                 deadline: None,
                 deadline_job: false,
                 measured: true,
+                follows: None,
                 swf,
             }
         })

@@ -294,6 +294,7 @@ pub fn job_from_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropRea
         deadline: None,
         deadline_job: false,
         measured: true,
+        follows: None,
         swf: *r,
     })
 }

@@ -22,6 +22,8 @@ pub enum TransformError {
         "trace `{0}` has no usable `UnixStartTime` header, so its calendar months are unknown"
     )]
     NoStartTime(String),
+    #[error("run-time limit must be positive, got {0}s")]
+    BadLimit(Time),
 }
 
 fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
@@ -230,6 +232,57 @@ pub fn expand_load(w: &Workload, factor: f64) -> Result<Workload, TransformError
     Ok(out)
 }
 
+/// FAIR's maximum run-time limit: a job that runs longer than `limit`
+/// seconds is split into consecutive chunks of at most `limit`, each
+/// submitted when the one before it ends (the site's checkpoint-and-restart
+/// scripts resubmit it). Every job's estimate is capped at the limit, since
+/// no job may ask for more. The first chunk keeps the job's number and
+/// submit time; follow-on chunks get new numbers after the largest one, in
+/// job order, and name their predecessor in [`Job::follows`] and in SWF
+/// field 17 (preceding job, think time 0). The split uses the simulated run
+/// time (a job killed at its estimate is split up to the estimate).
+pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformError> {
+    if limit <= 0 {
+        return Err(TransformError::BadLimit(limit));
+    }
+    let mut next_number = w.jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
+    let mut jobs = Vec::with_capacity(w.jobs.len());
+    for j in &w.jobs {
+        let run = j.sim_runtime();
+        let mut first = j.clone();
+        first.estimate = j.estimate.min(limit);
+        first.swf.requested_time = first.estimate;
+        if run <= limit {
+            jobs.push(first);
+            continue;
+        }
+        first.runtime = limit;
+        first.swf.run_time = limit;
+        let mut prev = first.number;
+        jobs.push(first);
+        let mut done = limit;
+        while done < run {
+            let mut c = j.clone();
+            c.number = next_number;
+            next_number += 1;
+            c.runtime = (run - done).min(limit);
+            c.estimate = (j.estimate - done).min(limit);
+            c.follows = Some(prev);
+            c.swf.job_number = c.number;
+            c.swf.run_time = c.runtime;
+            c.swf.requested_time = c.estimate;
+            c.swf.preceding_job = prev;
+            c.swf.think_time = 0;
+            prev = c.number;
+            done += c.runtime;
+            jobs.push(c);
+        }
+    }
+    let mut out = Workload::new(w.name.clone(), w.procs, w.header.clone(), jobs);
+    out.dropped = w.dropped.clone();
+    Ok(out)
+}
+
 /// Tells the scheduler each job's exact run time (GOAL's assumption).
 pub fn exact_estimates(w: &Workload) -> Workload {
     let mut out = w.clone();
@@ -262,6 +315,7 @@ mod tests {
             deadline: None,
             deadline_job: false,
             measured: true,
+            follows: None,
             swf,
         }
     }
@@ -418,5 +472,36 @@ mod tests {
         assert!(w.jobs.iter().all(|j| j.estimate == j.runtime));
         // A job that overran its estimate now runs whole.
         assert_eq!(w.jobs[2].sim_runtime(), 50);
+    }
+
+    #[test]
+    fn runtime_limit_splits_into_chained_chunks() {
+        // 100 s limit: a 250 s job (estimate 300) becomes 100 + 100 + 50,
+        // estimates 100, 100, 100; a 90 s job asking for 500 s keeps its run
+        // time and may ask for only 100 s.
+        let w = Workload::new(
+            "t",
+            4,
+            SwfHeader::default(),
+            vec![job(1, 0, 250, 300, 2), job(7, 5, 90, 500, 1)],
+        );
+        let out = limit_runtime(&w, 100).unwrap();
+        let got: Vec<(i64, Time, Time, Option<i64>)> = out
+            .jobs
+            .iter()
+            .map(|j| (j.number, j.runtime, j.estimate, j.follows))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (1, 100, 100, None),
+                (8, 100, 100, Some(1)),
+                (9, 50, 100, Some(8)),
+                (7, 90, 100, None),
+            ]
+        );
+        assert_eq!(out.jobs[2].swf.preceding_job, 8);
+        assert_eq!(out.jobs[2].swf.think_time, 0);
+        assert!(limit_runtime(&w, 0).is_err());
     }
 }

@@ -8,14 +8,14 @@
 //! only ever moves earlier. With exact estimates nothing ends early and every job
 //! starts exactly at its first reservation.
 
-use crate::policy::Order;
+use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, Profile};
 use crate::workload::Time;
 
 const NONE: Time = Time::MIN;
 
 pub struct Conservative {
-    order: Order,
+    rank: Ranker,
     profile: Option<Profile>,
     /// Reservation start per job index, NONE when the job holds none.
     reservation: Vec<Time>,
@@ -25,7 +25,7 @@ pub struct Conservative {
 impl Conservative {
     pub fn new(order: Order) -> Self {
         Conservative {
-            order,
+            rank: Ranker::new(order),
             profile: None,
             reservation: Vec::new(),
             queue: Vec::new(),
@@ -34,8 +34,10 @@ impl Conservative {
 }
 
 impl Policy for Conservative {
+    crate::policy::order::forward_usage_notices!(rank);
+
     fn name(&self) -> String {
-        format!("{}-conservative", self.order)
+        format!("{}-conservative", self.rank.order())
     }
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
@@ -62,7 +64,7 @@ impl Policy for Conservative {
         if compress && waiting.len() > arrived.len() {
             self.queue.clear();
             self.queue.extend_from_slice(waiting);
-            self.order.sort(now, jobs, &mut self.queue);
+            self.rank.sort(now, jobs, &mut self.queue);
             for &job in &self.queue {
                 let old = self.reservation[job as usize];
                 if old == NONE {
@@ -86,7 +88,7 @@ impl Policy for Conservative {
         if !arrived.is_empty() {
             self.queue.clear();
             self.queue.extend_from_slice(arrived);
-            self.order.sort(now, jobs, &mut self.queue);
+            self.rank.sort(now, jobs, &mut self.queue);
             for &job in &self.queue {
                 let info = &jobs[job as usize];
                 let at = profile.earliest_start(info.procs, info.estimate, now);

@@ -13,21 +13,28 @@
 //! later one can move later when an earlier reservation moves up into its
 //! slot, so only the first carries a firm guarantee.
 
-use crate::policy::Order;
+use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, Profile};
 
 pub struct Easy {
-    order: Order,
+    rank: Ranker,
     depth: u32,
     queue: Vec<JobIdx>,
     profile: Profile,
 }
 
 impl Easy {
+    /// FAIR's conservative backfilling with dynamic reservations: every
+    /// waiting job gets a reservation, rebuilt in queue order at every
+    /// epoch, so none is a guarantee.
+    pub fn dynamic(order: Order) -> Self {
+        Easy::new(order, u32::MAX)
+    }
+
     /// `depth` >= 1 reservations.
     pub fn new(order: Order, depth: u32) -> Self {
         Easy {
-            order,
+            rank: Ranker::new(order),
             depth: depth.max(1),
             queue: Vec::new(),
             profile: Profile::new(1, 0),
@@ -36,11 +43,15 @@ impl Easy {
 }
 
 impl Policy for Easy {
+    crate::policy::order::forward_usage_notices!(rank);
+
     fn name(&self) -> String {
-        if self.depth == 1 {
-            format!("{}-easy", self.order)
+        if self.depth == u32::MAX {
+            format!("{}-dynamic", self.rank.order())
+        } else if self.depth == 1 {
+            format!("{}-easy", self.rank.order())
         } else {
-            format!("{}-easy:{}", self.order, self.depth)
+            format!("{}-easy:{}", self.rank.order(), self.depth)
         }
     }
 
@@ -56,7 +67,7 @@ impl Policy for Easy {
             self.profile = Profile::new(state.procs, now);
         }
         state.running_profile(&mut self.profile);
-        self.order.sorted_queue(state, &mut self.queue);
+        self.rank.sorted_queue(state, &mut self.queue);
         let mut reserved = 0;
         for &job in &self.queue {
             let info = epoch.state.jobs[job as usize];
@@ -74,7 +85,9 @@ impl Policy for Easy {
                 self.profile.allocate(now, d, p);
                 epoch.start(job);
             }
-            if reserved >= self.depth && epoch.free() == 0 {
+            // Once nothing is free, no later job can start now, and with
+            // unlimited depth the later reservations are rebuilt next time.
+            if (reserved >= self.depth || self.depth == u32::MAX) && epoch.free() == 0 {
                 break;
             }
         }
