@@ -55,7 +55,10 @@ impl fmt::Display for Decay {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use crate::units::format_duration;
         match *self {
-            Decay::Periodic { period, factor } if factor == 0.5 => {
+            Decay::Periodic {
+                period,
+                factor: 0.5,
+            } => {
                 write!(f, "decay {}", format_duration(period))
             }
             Decay::Periodic { period, factor } => {
