@@ -116,5 +116,41 @@ fn whole_traces(c: &mut Criterion) {
     let _ = std::fs::remove_file(&path);
 }
 
-criterion_group!(benches, whole_traces);
+/// FAIR's policies against the EASY baseline on the whole Sandia Ross
+/// trace (read outside the timed part): fairshare order costs a usage
+/// ledger per user and a sort by usage at every epoch; runtime-limit chunks
+/// are released by the core as their predecessors end.
+fn fairshare(c: &mut Criterion) {
+    let Some(path) = trace("Sandia-Ross-2001-1.1-cln.swf.gz") else {
+        eprintln!("GOALC_TRACES unset or Sandia-Ross missing: skipping fairshare");
+        return;
+    };
+    let w = read_path(&path, &ReadOptions::default()).expect("trace");
+    let split = goalc::workload::transform::limit_runtime(&w, 72 * 3600).expect("limit");
+    let mut g = c.benchmark_group("fairshare_whole_trace");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.throughput(Throughput::Elements(w.jobs.len() as u64));
+    let policies = [
+        "fcfs-easy",
+        "fairshare-easy",
+        "fairshare-noguarantee",
+        "fairshare-starvation:24h:all",
+        "fairshare-starvation:24h:fair",
+        "fairshare-conservative",
+        "fairshare-dynamic",
+    ];
+    for name in policies {
+        let spec: PolicySpec = name.parse().expect("policy");
+        g.bench_function(format!("Sandia-Ross/{name}"), |b| {
+            b.iter(|| run(black_box(&w), spec))
+        });
+    }
+    let spec: PolicySpec = "fairshare-starvation:24h:all".parse().expect("policy");
+    g.bench_function("Sandia-Ross/72h-limit+fairshare-starvation:24h:all", |b| {
+        b.iter(|| run(black_box(&split), spec))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, whole_traces, fairshare);
 criterion_main!(benches);

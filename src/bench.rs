@@ -2,13 +2,26 @@
 //! deterministic order, with the GOAL paper's evaluation measures.
 
 use crate::lang::CompiledGoal;
+use crate::measures::fairness::fairness;
 use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
 use crate::policy::admission::deadlines::synthesize;
+use crate::policy::fairshare::Decay;
 use crate::policy::{Dispatch, Order, PolicySpec};
 use crate::report::{ExcessSummary, RunReport, SearchSummary};
-use crate::sim::{simulate, SimError, SimOptions};
+use crate::sim::{realized, simulate, SimError, SimOptions};
+use crate::workload::transform::{limit_runtime, TransformError};
 use crate::workload::{Time, Workload};
 use rayon::prelude::*;
+use std::borrow::Cow;
+
+/// A run that could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    #[error(transparent)]
+    Transform(#[from] TransformError),
+}
 
 /// FCFS-backfill's maximum and 98th-percentile wait on a workload: the
 /// thresholds of the normalized excessive wait.
@@ -41,12 +54,15 @@ pub fn expand_budgets(goals: &[CompiledGoal], budgets: &[u64]) -> Vec<CompiledGo
 /// Runs each goal on each workload. Runs are independent and spread over
 /// threads; the reports come back ordered by workload, then goal, so the
 /// output is identical whatever the thread count. `tick` is called once per
-/// finished run (progress display).
+/// finished run (progress display). When any goal orders by fairshare,
+/// every run is also measured for fairness (FAIR's fair start times), the
+/// others against the default 24 h decay, so all rows compare.
 pub fn run_all(
     goals: &[CompiledGoal],
     workloads: &[Workload],
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<RunReport>, SimError> {
+) -> Result<Vec<RunReport>, BenchError> {
+    let any_fair = goals.iter().any(|g| g.fairshare.is_some());
     let thresholds = workloads
         .par_iter()
         .map(thresholds)
@@ -59,7 +75,8 @@ pub fn run_all(
     pairs
         .par_iter()
         .map(|(w, t, goal)| {
-            let report = run_one(goal, w, Some(*t));
+            let fair = goal.fairshare.or(any_fair.then_some(Decay::CPLANT));
+            let report = run_one(goal, w, Some(*t), fair);
             tick();
             report
         })
@@ -77,24 +94,37 @@ pub fn thresholds(w: &Workload) -> Result<Thresholds, SimError> {
     })
 }
 
-/// One goal on one workload, measured with the goal's own slowdown bound
-/// and, given thresholds, the normalized excessive waits.
+/// The workload as `goal` runs it: split by its run-time limit, with
+/// deadlines when it states them (both are part of the goal).
+pub fn goal_workload<'w>(
+    goal: &CompiledGoal,
+    w: &'w Workload,
+) -> Result<Cow<'w, Workload>, BenchError> {
+    let mut w = Cow::Borrowed(w);
+    if let Some(limit) = goal.runtime_limit {
+        w = Cow::Owned(limit_runtime(&w, limit)?);
+    }
+    if let Some(spec) = &goal.deadlines {
+        w = Cow::Owned(synthesize(&w, spec)?);
+    }
+    Ok(w)
+}
+
+/// One goal on one workload, measured with the goal's own slowdown bound,
+/// given thresholds the normalized excessive waits, and given a decay the
+/// fairness measures.
 pub fn run_one(
     goal: &CompiledGoal,
     w: &Workload,
     t: Option<Thresholds>,
-) -> Result<RunReport, SimError> {
-    // Deadlines are part of the goal: the workload gets them first.
-    let with_deadlines;
-    let w = match &goal.deadlines {
-        Some(spec) => {
-            with_deadlines = synthesize(w, spec)?;
-            &with_deadlines
-        }
-        None => w,
-    };
+    fair: Option<Decay>,
+) -> Result<RunReport, BenchError> {
+    let w = goal_workload(goal, w)?;
     let mut policy = goal.build();
-    let outcome = simulate(w, policy.as_mut(), SimOptions::default())?;
+    let outcome = simulate(&w, policy.as_mut(), SimOptions::default())?;
+    // Measures read submit times: chunks were submitted when released.
+    let w = realized(&w, &outcome);
+    let w: &Workload = &w;
     let opts = MeasureOptions { tau: goal.tau };
     let m = measure(w, &outcome, opts);
     let mut report = RunReport::new(
@@ -112,5 +142,6 @@ pub fn run_one(
     report.admission = goal
         .deadlines
         .map(|_| admission_measures(w, &outcome, opts));
+    report.fairness = fair.map(|d| fairness(w, &outcome, d));
     Ok(report)
 }

@@ -52,9 +52,11 @@ pub struct TransformArgs {
     /// How --load scales: shrink inter-arrival times (GOAL) or stretch run times (MOLD)
     #[arg(long, value_enum, default_value_t = LoadBy::Arrivals)]
     pub load_by: LoadBy,
-    /// Measured window START..END as offsets from the first submit, e.g. 30d..60d
+    /// Measured window START..END: offsets from the first submit (30d..60d)
+    /// or UTC dates from the trace's UnixStartTime (2002-12-01..2003-07-14,
+    /// END exclusive)
     #[arg(long, value_parser = parse_window)]
-    pub window: Option<(Time, Time)>,
+    pub window: Option<WindowSpec>,
     /// Jobs submitted this long before the window are simulated but not measured
     #[arg(long, value_parser = parse_duration, default_value = "0")]
     pub warmup: Time,
@@ -198,16 +200,32 @@ fn policy_help() -> String {
     s
 }
 
-fn parse_window(s: &str) -> Result<(Time, Time), String> {
-    let (a, b) = s
-        .split_once("..")
-        .ok_or_else(|| format!("window `{s}` must be START..END, e.g. 30d..60d"))?;
+/// A measured window as given on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowSpec {
+    /// Offsets from the first submit.
+    Offsets(Time, Time),
+    /// UTC calendar dates, the end exclusive.
+    Dates(chrono::NaiveDate, chrono::NaiveDate),
+}
+
+fn parse_window(s: &str) -> Result<WindowSpec, String> {
+    let (a, b) = s.split_once("..").ok_or_else(|| {
+        format!("window `{s}` must be START..END, e.g. 30d..60d or 2002-12-01..2003-07-14")
+    })?;
+    let date = |x: &str| chrono::NaiveDate::parse_from_str(x.trim(), "%Y-%m-%d");
+    if let (Ok(from), Ok(to)) = (date(a), date(b)) {
+        if to <= from {
+            return Err(format!("window `{s}` ends before it starts"));
+        }
+        return Ok(WindowSpec::Dates(from, to));
+    }
     let start = parse_duration(a).map_err(|e| e.to_string())?;
     let end = parse_duration(b).map_err(|e| e.to_string())?;
     if end <= start {
         return Err(format!("window `{s}` ends before it starts"));
     }
-    Ok((start, end))
+    Ok(WindowSpec::Offsets(start, end))
 }
 
 /// A failure the user can fix, printed as one line.
@@ -231,6 +249,8 @@ pub enum CliError {
     },
     #[error(transparent)]
     Sim(#[from] crate::sim::SimError),
+    #[error(transparent)]
+    Bench(#[from] crate::bench::BenchError),
     #[error("{0}")]
     GoalErrors(String),
 }
@@ -238,7 +258,9 @@ pub enum CliError {
 impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
-            CliError::Sim(_) | CliError::GoalErrors(_) => 1,
+            CliError::Sim(_)
+            | CliError::Bench(crate::bench::BenchError::Sim(_))
+            | CliError::GoalErrors(_) => 1,
             _ => 2,
         }
     }
@@ -302,12 +324,21 @@ pub fn source_workload(
 /// window is taken on the trace's own time line, then its jobs (warm-up and
 /// cool-down included) are scaled to the load.
 pub fn transform_workload(w: Workload, args: &TransformArgs) -> Result<Workload, CliError> {
-    let window = args.window.map(|(start, end)| Window {
-        start,
-        end,
-        warmup: args.warmup,
-        cooldown: args.cooldown,
-    });
+    let window = match args.window {
+        None => None,
+        Some(spec) => {
+            let (start, end) = match spec {
+                WindowSpec::Offsets(a, b) => (a, b),
+                WindowSpec::Dates(from, to) => transform::date_offsets(&w, from, to)?,
+            };
+            Some(Window {
+                start,
+                end,
+                warmup: args.warmup,
+                cooldown: args.cooldown,
+            })
+        }
+    };
     transform_with_window(w, args, window)
 }
 

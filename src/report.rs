@@ -1,6 +1,7 @@
 //! Reports: measures of runs as tables (one per trace, best value per column
 //! marked), Markdown ready for a pull request, JSON or CSV.
 
+use crate::measures::fairness::Fairness;
 use crate::measures::{AdmissionMeasures, Excess, Measures};
 use crate::sim::SearchCost;
 use crate::workload::Workload;
@@ -36,6 +37,9 @@ pub struct RunReport {
     pub search: Option<SearchSummary>,
     /// What admission control did (admission policies only).
     pub admission: Option<AdmissionMeasures>,
+    /// FAIR's fairness measures (fairshare runs, and every run of a bench
+    /// that has one).
+    pub fairness: Option<Fairness>,
 }
 
 /// Total normalized excessive wait against FCFS-backfill's maximum and
@@ -88,6 +92,7 @@ impl RunReport {
             excess: None,
             search: None,
             admission: None,
+            fairness: None,
         }
     }
 }
@@ -219,6 +224,28 @@ const ADMISSION_COLUMNS: &[Column] = &[
     ),
 ];
 
+/// FAIR's fairness measures, shown when any run was measured for fairness.
+const FAIRNESS_COLUMNS: &[Column] = &[
+    col(
+        "fst_late_%",
+        |r| r.fairness.as_ref().map(|f| f.pct_late),
+        2,
+        Better::Lower,
+    ),
+    col(
+        "fst_miss_h",
+        |r| r.fairness.as_ref().map(|f| f.avg_miss / 3600.0),
+        3,
+        Better::Lower,
+    ),
+    col(
+        "avg_turn_h",
+        |r| r.fairness.as_ref().map(|f| f.avg_turnaround / 3600.0),
+        2,
+        Better::Lower,
+    ),
+];
+
 /// Search cost, shown in its own table when any run searched.
 const SEARCH_COLUMNS: &[Column] = &[
     col(
@@ -271,6 +298,9 @@ fn columns(runs: &[&RunReport]) -> Vec<&'static Column> {
     }
     if runs.iter().any(|r| r.admission.is_some()) {
         cols.extend(ADMISSION_COLUMNS);
+    }
+    if runs.iter().any(|r| r.fairness.is_some()) {
+        cols.extend(FAIRNESS_COLUMNS);
     }
     cols
 }
@@ -536,6 +566,11 @@ fn table(runs: &[&RunReport]) -> String {
         out.push_str("\nsearch cost:\n");
         out.push_str(&align(&all, 1));
     }
+    for (title, header, body) in fairness_by_width(runs) {
+        let mut all = vec![header];
+        all.extend(body);
+        let _ = write!(out, "\n{title}:\n{}", align(&all, 1));
+    }
     if let [only] = runs {
         out.push('\n');
         out.push_str(&class_table(&only.measures));
@@ -567,7 +602,59 @@ fn markdown(runs: &[&RunReport]) -> String {
         out.push_str("\nSearch cost:\n\n");
         out.push_str(&md_table(&header, &body, 1));
     }
+    for (title, header, body) in fairness_by_width(runs) {
+        let _ = write!(out, "\n{}{}:\n\n", title[..1].to_uppercase(), &title[1..]);
+        out.push_str(&md_table(&header, &body, 1));
+    }
     out
+}
+
+type Titled = (&'static str, Vec<String>, Vec<Vec<String>>);
+
+/// FAIR's figures by job width (Figs. 6, 7, 10, 12): per run, the share of
+/// jobs missing their fair start time, the average miss and the average
+/// turnaround in each width class that has jobs in any run.
+fn fairness_by_width(runs: &[&RunReport]) -> Vec<Titled> {
+    let fair: Vec<(&RunReport, &Fairness)> = runs
+        .iter()
+        .filter_map(|r| r.fairness.as_ref().map(|f| (*r, f)))
+        .collect();
+    let Some((_, first)) = fair.first() else {
+        return Vec::new();
+    };
+    let classes: Vec<usize> = (0..first.by_width.len())
+        .filter(|&i| {
+            fair.iter()
+                .any(|(_, f)| f.by_width.get(i).is_some_and(|c| c.jobs > 0))
+        })
+        .collect();
+    let mut header = vec!["goal / width".to_string()];
+    header.extend(classes.iter().map(|&i| first.by_width[i].width.clone()));
+    let table = |title, value: &dyn Fn(&crate::measures::fairness::WidthFairness) -> String| {
+        let body = fair
+            .iter()
+            .map(|(r, f)| {
+                let mut row = vec![r.label.clone()];
+                row.extend(classes.iter().map(|&i| match f.by_width.get(i) {
+                    Some(c) if c.jobs > 0 => value(c),
+                    _ => "-".into(),
+                }));
+                row
+            })
+            .collect();
+        (title, header.clone(), body)
+    };
+    vec![
+        table("jobs missing their fair start time by width (%)", &|c| {
+            format!("{:.1}", c.pct_late)
+        }),
+        table("average fair start miss time by width (hours)", &|c| {
+            format!("{:.2}", c.avg_miss / 3600.0)
+        }),
+        table("average turnaround time by width (hours)", &|c| {
+            format!("{:.2}", c.avg_turnaround / 3600.0)
+        }),
+    ]
 }
 
 /// Header and rows of the search-cost table, when any run searched.

@@ -7,9 +7,11 @@ use goalc::bench::run_one;
 use goalc::lang::{check_file, CompiledGoal};
 use goalc::measures::{measure, MeasureOptions};
 use goalc::sim::invariants::check_schedule;
-use goalc::sim::{simulate, SimOptions};
+use goalc::sim::{realized, simulate, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};
-use goalc::workload::transform::{exact_estimates, scale_load_by_arrivals, window, Window};
+use goalc::workload::transform::{
+    exact_estimates, limit_runtime, scale_load_by_arrivals, window, Window,
+};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -43,9 +45,9 @@ fn every_goal_compiles_and_is_pinned() {
             text.starts_with('#'),
             "{stem}: say in a comment what the goal is and which paper uses it"
         );
-        let r = run_one(&goal, &w, None).unwrap();
+        let r = run_one(&goal, &w, None, goal.fairshare).unwrap();
         let m = &r.measures;
-        let outcome = format!(
+        let mut outcome = format!(
             "trace {} ({} processors, {} jobs), policy {}\n\
              jobs {} epochs {}\n\
              wait avg {:.3} p98 {} max {}\n\
@@ -69,6 +71,12 @@ fn every_goal_compiles_and_is_pinned() {
             m.utilization,
             m.loss_of_capacity
         );
+        if let Some(f) = &r.fairness {
+            outcome += &format!(
+                "fair start missed {} of {} ({:.3}%), miss avg {:.3} s, turnaround avg {:.3} s\n",
+                f.late, f.jobs, f.pct_late, f.avg_miss, f.avg_turnaround
+            );
+        }
         insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
             // Warnings (the paper's harmful combinations) are part of the form.
             let compiled = format!("{}{}", goal.describe(), checked.render(false));
@@ -112,8 +120,15 @@ fn every_goal_on_reference_trace_windows() {
             let lines: Vec<String> = goals
                 .par_iter()
                 .map(|g| {
-                    let o = simulate(&w, g.build().as_mut(), SimOptions::default()).unwrap();
-                    check_schedule(&w, &o)
+                    // Run-time limits split jobs; deadlines are left out here
+                    // so every job runs (admission is tested on its own).
+                    let gw = match g.runtime_limit {
+                        Some(limit) => limit_runtime(&w, limit).unwrap(),
+                        None => w.clone(),
+                    };
+                    let o = simulate(&gw, g.build().as_mut(), SimOptions::default()).unwrap();
+                    let gw = realized(&gw, &o);
+                    check_schedule(&gw, &o)
                         .unwrap_or_else(|e| panic!("{} {}: {e:?}", w.name, g.name));
                     assert!(
                         o.runs.iter().all(Option::is_some),
@@ -121,7 +136,7 @@ fn every_goal_on_reference_trace_windows() {
                         w.name,
                         g.name
                     );
-                    let m = measure(&w, &o, MeasureOptions { tau: g.tau });
+                    let m = measure(&gw, &o, MeasureOptions { tau: g.tau });
                     format!(
                         "{:<36} wait avg {:>10.1} max {:>8}  bsld avg {:>8.3} max {:>9.2}\n",
                         g.name, m.avg_wait, m.max_wait, m.avg_bsld, m.max_bsld

@@ -33,6 +33,15 @@ const PIECES: &[&str] = &[
     "sjf",
     "list",
     "fairshare",
+    "decay",
+    "half-life",
+    "factor",
+    "starvation",
+    "after",
+    "exclude",
+    "heavy",
+    "limit",
+    "runtime",
     "tradeoff",
     "lexical",
     "deadline",
@@ -121,6 +130,8 @@ fn statement_lines() -> impl Strategy<Value = String> {
             "slowdown",
             "tradeoff",
             "fairshare",
+            "starvation",
+            "limit",
             "bakfill",
         ][..],
     );
@@ -139,6 +150,16 @@ fn statement_lines() -> impl Strategy<Value = String> {
             "60s",
             "1m",
             "\"X\"",
+            "decay",
+            "half-life",
+            "factor",
+            "0.5",
+            "24h",
+            "after",
+            "exclude",
+            "heavy",
+            "runtime",
+            "dynamic",
         ][..],
     );
     let item = prop_oneof![
@@ -349,7 +370,7 @@ fn apply(bytes: &mut Vec<u8>, m: &Mutation) {
 }
 
 /// Keywords of settings that may be given once only.
-const SINGLE_VALUED: [&str; 9] = [
+const SINGLE_VALUED: [&str; 14] = [
     "name",
     "backfill",
     "dispatch",
@@ -359,6 +380,11 @@ const SINGLE_VALUED: [&str; 9] = [
     "tradeoff",
     "objective",
     "search",
+    "deadline",
+    "admission",
+    "fairshare",
+    "starvation",
+    "limit",
 ];
 
 /// Lines of a goal file that state a single-valued setting.
@@ -426,7 +452,15 @@ fn oversized_text_is_cut_on_a_char_boundary() {
 
 #[test]
 fn one_letter_typos_in_keywords_get_the_keyword_suggested() {
-    let valid = ["name \"X\"", "backfill easy", "dispatch fcfs", "order lxf"];
+    let valid = [
+        "name \"X\"",
+        "backfill easy",
+        "dispatch fcfs",
+        "order lxf",
+        "fairshare decay 24h",
+        "starvation after 24h",
+        "limit runtime 72h",
+    ];
     for line in valid {
         let (kw, rest) = line.split_once(' ').unwrap();
         for i in 0..kw.len() {

@@ -11,6 +11,7 @@
 
 use super::diag::{line_col, Diagnostic, Span};
 use super::syntax::{Item, Statement, Token};
+use crate::policy::fairshare::Decay;
 use crate::policy::{Dispatch, Order};
 use crate::units::parse_duration;
 use crate::workload::Time;
@@ -20,6 +21,11 @@ pub const MAX_DIAGNOSTICS: usize = 50;
 /// Largest reservation depth accepted: beyond it EASY is conservative in all
 /// but name, and the epoch cost grows with it.
 pub const MAX_DEPTH: u32 = 1000;
+/// Shortest fairshare decay period or half-life, starvation wait and
+/// runtime limit: anything shorter is a slip of the unit.
+pub const MIN_FAIR_DURATION: Time = 60;
+/// Longest fairshare decay period or half-life.
+pub const MAX_DECAY: Time = 365 * 86_400;
 
 /// What a goal file asks for, checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -35,6 +41,8 @@ pub struct Goal {
     pub admission: Option<crate::policy::admission::AdmissionSpec>,
     /// How the workload's deadlines are made, for admission control.
     pub deadlines: Option<crate::policy::admission::DeadlineSpec>,
+    /// FAIR's maximum run time, seconds: longer jobs are split into chunks.
+    pub runtime_limit: Option<Time>,
 }
 
 impl Default for Goal {
@@ -49,12 +57,13 @@ impl Default for Goal {
             search: None,
             admission: None,
             deadlines: None,
+            runtime_limit: None,
         }
     }
 }
 
 /// Keywords goalc implements.
-const SUPPORTED: [&str; 11] = [
+const SUPPORTED: [&str; 14] = [
     "name",
     "dispatch",
     "backfill",
@@ -66,13 +75,13 @@ const SUPPORTED: [&str; 11] = [
     "search",
     "deadline",
     "admission",
+    "fairshare",
+    "starvation",
+    "limit",
 ];
 
 /// Keywords of features still to come, with the feature that will bring them.
-const NOT_YET: [(&str, &str); 10] = [
-    ("fairshare", "fairshare priority (the FAIR paper)"),
-    ("starvation", "the starvation queue (the FAIR paper)"),
-    ("runtime", "runtime limits (the FAIR paper)"),
+const NOT_YET: [(&str, &str); 7] = [
     (
         "groups",
         "user groups and owner objectives (the GREEDY paper)",
@@ -125,6 +134,9 @@ pub fn check(text: &str, statements: &[Statement]) -> (Option<Goal>, Vec<Diagnos
         deadline: None,
         admission: None,
         admission_order: None,
+        fairshare: None,
+        starvation: None,
+        runtime_limit: None,
     };
     if statements.is_empty() {
         cx.diags.push(
@@ -145,6 +157,15 @@ pub fn check(text: &str, statements: &[Statement]) -> (Option<Goal>, Vec<Diagnos
         cx.diags.push(d);
     }
     if let Err(d) = cx.combine_admission() {
+        cx.diags.push(d);
+    }
+    if let Err(d) = cx.combine_fairshare() {
+        cx.diags.push(d);
+    }
+    if let Err(d) = cx.combine_starvation() {
+        cx.diags.push(d);
+    }
+    if let Err(d) = cx.combine_runtime_limit() {
         cx.diags.push(d);
     }
     let mut diags = cx.diags;
@@ -177,6 +198,18 @@ struct Checker<'t> {
     admission: Option<(Span, crate::policy::admission::Algorithm)>,
     /// `order edf|llf`: the admission heuristic.
     admission_order: Option<(Span, crate::policy::admission::Heuristic)>,
+    /// The `fairshare` statement's decay rule.
+    fairshare: Option<(Span, Decay)>,
+    starvation: Option<(Span, Starvation)>,
+    runtime_limit: Option<(Span, Time)>,
+}
+
+/// A checked `starvation after T [exclude heavy]`.
+#[derive(Debug, Clone, Copy)]
+struct Starvation {
+    after: Time,
+    /// Where `exclude heavy` stands, when given.
+    exclude_heavy: Option<Span>,
 }
 
 pub(super) type Check<T = ()> = Result<T, Diagnostic>;
@@ -201,6 +234,27 @@ impl Checker<'_> {
                 self.admission = Some((st.span, super::admission::admission(st)?));
                 Ok(())
             }
+            "fairshare" => {
+                self.once(self.fairshare.map(|f| f.0), st, "the fairshare decay is")?;
+                self.fairshare = Some((st.span, fairshare(st)?));
+                Ok(())
+            }
+            "starvation" => {
+                self.once(self.starvation.map(|s| s.0), st, "the starvation queue is")?;
+                self.starvation = Some((st.span, starvation(st)?));
+                Ok(())
+            }
+            "limit" => {
+                self.once(self.runtime_limit.map(|l| l.0), st, "the runtime limit is")?;
+                self.runtime_limit = Some((st.span, runtime_limit(st)?));
+                Ok(())
+            }
+            // FAIR says "runtime limit"; the statement is `limit runtime`.
+            "runtime" => Err(
+                Diagnostic::error(st.keyword_span, "unknown statement `runtime`")
+                    .with_label("not a keyword")
+                    .with_help(format!("did you mean `{}`?", limit_runtime_example(st))),
+            ),
             _ => {
                 if let Some((_, feature)) = NOT_YET.iter().find(|(k, _)| *k == kw) {
                     return Err(Diagnostic::error(
@@ -216,8 +270,12 @@ impl Checker<'_> {
                 let all = SUPPORTED
                     .iter()
                     .copied()
-                    .chain(NOT_YET.iter().map(|(k, _)| *k));
+                    .chain(NOT_YET.iter().map(|(k, _)| *k))
+                    .chain(["runtime"]);
                 let help = match did_you_mean(kw, all) {
+                    Some("runtime") => {
+                        format!("did you mean `{}`?", limit_runtime_example(st))
+                    }
                     Some(c) => format!("did you mean `{c}`?"),
                     None => format!("statements start with one of: {}", SUPPORTED.join(", ")),
                 };
@@ -302,7 +360,9 @@ impl Checker<'_> {
                     ),
                 )
                 .with_label("no `deadline` statement in this goal")
-                .with_help("add a `deadline` statement, or use a queue order: fcfs, lxf or sjf"));
+                .with_help(
+                    "add a `deadline` statement, or use a queue order: fcfs, lxf, sjf or fairshare",
+                ));
             }
             return Ok(());
         };
@@ -338,6 +398,186 @@ impl Checker<'_> {
             heuristic: self.admission_order.map_or(Heuristic::Edf, |h| h.1),
         });
         self.goal.deadlines = Some(deadline.1);
+        Ok(())
+    }
+
+    /// The line of `span`, and its statement as written (on one line).
+    fn line_of(&self, span: Span) -> (usize, String) {
+        let (line, _) = line_col(self.text, span.start);
+        let text = self.text[span.start..span.end]
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        (line, text)
+    }
+
+    /// Where the goal schedules by admission control: its deadlines, or
+    /// its admission policy when it states no deadline.
+    fn admission_line(&self) -> Option<(Span, &'static str)> {
+        self.deadline
+            .map(|d| (d.0, "deadlines"))
+            .or(self.admission.map(|a| (a.0, "admission control")))
+    }
+
+    /// A statement of a baseline policy (`what`, at `span`) beside an
+    /// objective or deadlines, which schedule jobs their own way.
+    fn conflicts_with_other_scheduling(&self, span: Span, what: &str) -> Check {
+        if let Some((obj, _)) = &self.objective {
+            let (line, _) = self.line_of(*obj);
+            return Err(Diagnostic::error(
+                span,
+                format!("{what} conflicts with the objective on line {line}"),
+            )
+            .with_label("not used by a search")
+            .with_related(*obj, "the objective: jobs are ordered and placed by search")
+            .with_help(
+                "a goal with an objective schedules by search, which has its own order and \
+                 reservations; remove this line, or the objective",
+            ));
+        }
+        if let Some((other, which)) = self.admission_line() {
+            let (line, _) = self.line_of(other);
+            return Err(Diagnostic::error(
+                span,
+                format!("{what} conflicts with the {which} on line {line}"),
+            )
+            .with_label("not used under admission control")
+            .with_related(
+                other,
+                format!("{which}: jobs are admitted and run at their reserved starts"),
+            )
+            .with_help(
+                "a goal with deadlines schedules by admission control (in edf or llf order); \
+                 remove this line, or the deadlines",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A `fairshare` statement makes the queue order fairshare with its
+    /// decay; another queue order, a search or admission control contradict it.
+    fn combine_fairshare(&mut self) -> Check {
+        let Some((span, decay)) = self.fairshare else {
+            return Ok(());
+        };
+        // `order edf|llf` is admission control's, judged with the deadlines.
+        if let (Some(order_span), None) = (self.seen_order, self.admission_order) {
+            if !matches!(self.goal.order, Order::Fairshare(_)) {
+                let (line, _) = self.line_of(span);
+                let (_, order) = self.line_of(order_span);
+                return Err(Diagnostic::error(
+                    order_span,
+                    format!("`{order}` conflicts with the fairshare statement on line {line}"),
+                )
+                .with_label("a second queue order")
+                .with_related(span, "this orders the queue by fairshare")
+                .with_help(format!(
+                    "a `fairshare` statement sets the queue order: remove `{order}`, \
+                     or remove the `fairshare` line to keep {} order",
+                    self.goal.order.name().to_uppercase()
+                )));
+            }
+        }
+        self.conflicts_with_other_scheduling(span, "the fairshare order")?;
+        self.goal.order = Order::Fairshare(decay);
+        Ok(())
+    }
+
+    /// FAIR's CPlant scheduler: a starvation queue on no-guarantee
+    /// backfilling, which it implies; other dispatch rules contradict it,
+    /// and `exclude heavy` needs the fairshare order.
+    fn combine_starvation(&mut self) -> Check {
+        let Some((span, starvation)) = self.starvation else {
+            return Ok(());
+        };
+        self.conflicts_with_other_scheduling(span, "the starvation queue")?;
+        if let Some(dispatch_span) = self.seen_dispatch {
+            if self.goal.dispatch != Dispatch::NoGuarantee {
+                let (line, _) = self.line_of(span);
+                let (_, stated) = self.line_of(dispatch_span);
+                let help = match self.goal.dispatch {
+                    Dispatch::Conservative | Dispatch::ConservativeDynamic => {
+                        "conservative backfilling gives every job a reservation, so no job starves \
+                         and no starvation queue is needed (the FAIR paper, sections V.C and V.D); \
+                         remove one of the two lines (`starvation` alone means CPlant's \
+                         no-guarantee backfilling)"
+                    }
+                    Dispatch::Easy { .. } => {
+                        "EASY backfilling already holds a reservation for the first blocked job; \
+                         the starvation queue belongs to no-guarantee backfilling (FAIR's CPlant \
+                         scheduler): remove this line (`starvation` implies `backfill none`), or \
+                         the `starvation` line"
+                    }
+                    _ => {
+                        "the starvation queue belongs to no-guarantee backfilling (FAIR's CPlant \
+                         scheduler): remove this line (`starvation` implies `backfill none`), or \
+                         the `starvation` line"
+                    }
+                };
+                return Err(Diagnostic::error(
+                    dispatch_span,
+                    format!("`{stated}` conflicts with the starvation queue on line {line}"),
+                )
+                .with_label("a second dispatch rule")
+                .with_related(
+                    span,
+                    "the starvation queue: no-guarantee backfilling, with a reservation for the longest-starving job",
+                )
+                .with_help(help));
+            }
+        }
+        let fairshare = self.fairshare.is_some() || matches!(self.goal.order, Order::Fairshare(_));
+        if let (Some(exclude), false) = (starvation.exclude_heavy, fairshare) {
+            let d = Diagnostic::error(exclude, "`exclude heavy` needs the fairshare order")
+                .with_label("heavy means decayed fairshare usage above the mean");
+            return Err(match self.seen_order {
+                Some(order_span) if self.admission_order.is_none() => {
+                    let (_, order) = self.line_of(order_span);
+                    d.with_related(order_span, "the queue order is not fairshare")
+                        .with_help(format!(
+                            "replace `{order}` with `order fairshare` or `fairshare decay 24h`, \
+                             or remove `exclude heavy`"
+                        ))
+                }
+                _ => d.with_help(
+                    "add `fairshare decay 24h` or `order fairshare`, or remove `exclude heavy`",
+                ),
+            });
+        }
+        self.goal.dispatch = Dispatch::Starvation {
+            after: starvation.after,
+            exclude_heavy: starvation.exclude_heavy.is_some(),
+        };
+        Ok(())
+    }
+
+    /// A runtime limit splits the workload's long jobs into chunks, which
+    /// deadlines (made per job) cannot follow.
+    fn combine_runtime_limit(&mut self) -> Check {
+        let Some((span, limit)) = self.runtime_limit else {
+            return Ok(());
+        };
+        if let Some((other, which)) = self.admission_line() {
+            let (line, _) = self.line_of(other);
+            return Err(Diagnostic::error(
+                span,
+                format!("a runtime limit conflicts with the {which} on line {line}"),
+            )
+            .with_label("not supported with deadlines")
+            .with_related(
+                other,
+                if which == "deadlines" {
+                    "deadlines are made for whole jobs"
+                } else {
+                    "admission control works on whole jobs"
+                },
+            )
+            .with_help(
+                "the chunks of a split job would need deadlines of their own, which goalc does \
+                 not make; remove one of the two lines",
+            ));
+        }
+        self.goal.runtime_limit = Some(limit);
         Ok(())
     }
 
@@ -407,6 +647,11 @@ impl Checker<'_> {
                 }
             }
         } else {
+            if let Some(item) = args.peek().filter(|i| i.ident() == Some("dynamic")) {
+                return Err(Diagnostic::error(item.span, "`dynamic` is not a backfill mode")
+                    .with_label("expected easy, conservative, none")
+                    .with_help("dynamic reservations are a variant of conservative backfilling: write `backfill conservative dynamic`"));
+            }
             let (word, span) = args.word("a backfill mode", &["easy", "conservative", "none"])?;
             match word {
                 "easy" => {
@@ -420,19 +665,19 @@ impl Checker<'_> {
                     };
                     Dispatch::Easy { depth }
                 }
-                "conservative" => {
-                    if let Some(item) = args.peek() {
-                        if item.ident() == Some("dynamic") {
-                            return Err(Diagnostic::error(
-                                item.span,
-                                "`conservative dynamic` is recognised but not yet supported",
-                            )
-                            .with_label("not implemented yet")
-                            .with_help("this version of goalc does not have dynamic-reservation backfilling (the FAIR paper); remove `dynamic` for conservative backfilling"));
-                        }
+                "conservative" => match args.peek() {
+                    // `depth` is judged below, with the other dispatches.
+                    Some(item) if item.ident().is_some_and(|w| w != "depth") => {
+                        args.next("")?;
+                        args.word_from(
+                            item,
+                            "a variant of conservative backfilling",
+                            &["dynamic"],
+                        )?;
+                        Dispatch::ConservativeDynamic
                     }
-                    Dispatch::Conservative
-                }
+                    _ => Dispatch::Conservative,
+                },
                 _ => {
                     let _ = span;
                     Dispatch::NoGuarantee
@@ -447,13 +692,18 @@ impl Checker<'_> {
                     "`depth` applies only to `backfill easy`",
                 )
                 .with_label("no reservation depth here")
-                .with_help(if dispatch == Dispatch::Conservative {
-                    "conservative backfilling gives every waiting job a reservation: remove \
+                .with_help(
+                    if matches!(
+                        dispatch,
+                        Dispatch::Conservative | Dispatch::ConservativeDynamic
+                    ) {
+                        "conservative backfilling gives every waiting job a reservation: remove \
                      `depth`, or write `backfill easy depth 4` for a fixed number"
-                } else {
-                    "only EASY backfilling has a reservation depth: remove it, or write \
+                    } else {
+                        "only EASY backfilling has a reservation depth: remove it, or write \
                      `backfill easy depth 4`"
-                }));
+                    },
+                ));
             }
         }
         args.end()?;
@@ -465,20 +715,34 @@ impl Checker<'_> {
     fn order(&mut self, st: &Statement) -> Check {
         self.once(self.seen_order, st, "the queue order is")?;
         let mut args = Args::new(st);
-        let item = args.next("a queue order: fcfs, lxf or sjf (edf or llf with deadlines)")?;
-        if item.ident() == Some("fairshare") {
-            return Err(Diagnostic::error(
-                item.span,
-                "`order fairshare` is recognised but not yet supported",
-            )
-            .with_label("not implemented yet")
-            .with_help("this version of goalc does not have fairshare priority (the FAIR paper); use fcfs, lxf or sjf"));
-        }
-        let (word, _) =
-            args.word_from(item, "a queue order", &["fcfs", "lxf", "sjf", "edf", "llf"])?;
+        let item =
+            args.next("a queue order: fcfs, lxf, sjf or fairshare (edf or llf with deadlines)")?;
+        let (word, _) = args.word_from(
+            item,
+            "a queue order",
+            &["fcfs", "lxf", "sjf", "fairshare", "edf", "llf"],
+        )?;
         let order = match word {
             "lxf" => Order::Lxf,
             "sjf" => Order::Sjf,
+            "fairshare" => {
+                if let Some(rule) = args
+                    .peek()
+                    .filter(|i| matches!(i.ident(), Some("decay" | "half-life")))
+                {
+                    let last = st.items.last().map_or(rule.span, |l| l.span);
+                    let rest = &self.text[rule.span.start..last.end];
+                    return Err(Diagnostic::error(
+                        rule.span.to(last),
+                        "the fairshare decay is its own statement",
+                    )
+                    .with_label("not part of `order`")
+                    .with_help(format!(
+                        "write `fairshare {rest}` on a line of its own: it sets the fairshare order with this decay"
+                    )));
+                }
+                Order::Fairshare(Decay::CPLANT)
+            }
             "edf" | "llf" => {
                 use crate::policy::admission::Heuristic;
                 args.end()?;
@@ -631,6 +895,257 @@ impl<'a> Args<'a> {
     }
 }
 
+/// `fairshare decay P [factor F]` (usage multiplied by F at every multiple
+/// of P; F defaults to 0.5) or `fairshare half-life H`.
+fn fairshare(st: &Statement) -> Check<Decay> {
+    let mut args = Args::new(st);
+    let Some(first) = args.peek() else {
+        return Err(
+            Diagnostic::error(st.keyword_span, "`fairshare` needs a decay rule")
+                .with_label("incomplete statement")
+                .with_help(
+                    "e.g. fairshare decay 24h (usage halved every 24 hours, as on CPlant), \
+                     fairshare decay 7d factor 0.8, or fairshare half-life 7d; \
+                     `order fairshare` alone means decay 24h",
+                ),
+        );
+    };
+    if let Token::Quantity(raw) = &first.token {
+        return Err(
+            Diagnostic::error(first.span, format!("expected a decay rule before `{raw}`"))
+                .with_label("decay or half-life?")
+                .with_help(format!(
+                    "write `fairshare decay {raw}` (usage halved at every {raw} boundary) or \
+             `fairshare half-life {raw}` (usage decays continuously, halving every {raw})"
+                )),
+        );
+    }
+    let (rule, _) = args.word("a fairshare decay rule", &["decay", "half-life"])?;
+    let item = args.next(&format!("a duration, as in fairshare {rule} 24h"))?;
+    if rule == "half-life" {
+        let half_life = fair_duration(
+            item,
+            "half-life",
+            Some(MAX_DECAY),
+            "usage halves every half-life; Slurm's default is 7d",
+        )?;
+        if let Some(factor) = args.peek().filter(|i| i.ident() == Some("factor")) {
+            let last = st.items.last().map_or(factor.span, |l| l.span);
+            return Err(Diagnostic::error(
+                factor.span.to(last),
+                "`factor` applies only to `fairshare decay`",
+            )
+            .with_label("no factor with a half-life")
+            .with_help(
+                "a half-life halves usage by definition; write `fairshare decay 24h factor 0.8` \
+                 to keep another share at every step",
+            ));
+        }
+        args.end()?;
+        return Ok(Decay::HalfLife { half_life });
+    }
+    let period = fair_duration(
+        item,
+        "decay period",
+        Some(MAX_DECAY),
+        "usage is multiplied by the factor at every multiple of the period; CPlant decays every 24h",
+    )?;
+    let factor = match args.peek() {
+        None => 0.5,
+        Some(_) => {
+            args.keyword("factor", "fairshare decay 24h factor 0.5")?;
+            let item = args.next("a decay factor, as in factor 0.5")?;
+            decay_factor(item)?
+        }
+    };
+    args.end()?;
+    Ok(Decay::Periodic { period, factor })
+}
+
+/// The share of usage kept at each decay step, in (0, 1].
+fn decay_factor(item: &Item) -> Check<f64> {
+    const RANGE: &str = "the share of usage kept at every step, above 0 and at most 1: \
+                         0.5 halves it (CPlant, and PBS's default), 1 never forgets";
+    let Token::Quantity(raw) = &item.token else {
+        return Err(
+            Diagnostic::error(item.span, format!("{} is not a number", item.describe()))
+                .with_label("expected the decay factor")
+                .with_help(RANGE),
+        );
+    };
+    if let Some(percent) = raw.strip_suffix('%') {
+        let help = match percent.parse::<f64>() {
+            Ok(p) => format!("write the factor as a fraction: factor {}", p / 100.0),
+            Err(_) => "write the factor as a fraction, e.g. factor 0.5".to_string(),
+        };
+        return Err(
+            Diagnostic::error(item.span, format!("`{raw}` is a percentage, not a factor"))
+                .with_label("expected a fraction")
+                .with_help(help),
+        );
+    }
+    match raw.parse::<f64>() {
+        Ok(f) if f > 0.0 && f <= 1.0 => Ok(f),
+        Ok(_) => Err(
+            Diagnostic::error(item.span, format!("decay factor {raw} is out of range"))
+                .with_label("must be above 0 and at most 1")
+                .with_help(RANGE),
+        ),
+        Err(_) => Err(
+            Diagnostic::error(item.span, format!("`{raw}` is not a number"))
+                .with_label("expected the decay factor")
+                .with_help(RANGE),
+        ),
+    }
+}
+
+/// `starvation after T [exclude heavy]`.
+fn starvation(st: &Statement) -> Check<Starvation> {
+    let mut args = Args::new(st);
+    if args.peek().is_none() {
+        return Err(
+            Diagnostic::error(st.keyword_span, "`starvation` needs a waiting time")
+                .with_label("incomplete statement")
+                .with_help(
+                    "e.g. starvation after 24h (CPlant's), or starvation after 72h exclude heavy",
+                ),
+        );
+    }
+    args.keyword("after", "starvation after 24h")?;
+    let item = args.next("a waiting time, as in starvation after 24h")?;
+    let after = fair_duration(
+        item,
+        "starvation wait",
+        None,
+        "jobs enter the starvation queue after waiting this long; CPlant uses 24h",
+    )?;
+    let exclude_heavy = match args.peek() {
+        None => None,
+        Some(exclude) => {
+            args.keyword("exclude", "starvation after 24h exclude heavy")?;
+            let who = args.next("who is kept out, as in exclude heavy")?;
+            if who.ident() != Some("heavy") {
+                let help = "`exclude heavy` keeps the jobs of heavy users (decayed usage above \
+                            the mean of the users with jobs in the system) out of the starvation queue";
+                let help = match who.ident() {
+                    Some(w)
+                        if w.to_ascii_lowercase().starts_with("heav")
+                            || did_you_mean(w, ["heavy"]).is_some() =>
+                    {
+                        format!("did you mean `heavy`? {help}")
+                    }
+                    _ => help.to_string(),
+                };
+                return Err(Diagnostic::error(
+                    who.span,
+                    format!("expected `heavy`, found {}", who.describe()),
+                )
+                .with_label("expected `heavy`")
+                .with_help(help));
+            }
+            Some(exclude.span.to(who.span))
+        }
+    };
+    args.end()?;
+    Ok(Starvation {
+        after,
+        exclude_heavy,
+    })
+}
+
+/// `limit runtime T`.
+fn runtime_limit(st: &Statement) -> Check<Time> {
+    let mut args = Args::new(st);
+    let Some(first) = args.peek() else {
+        return Err(
+            Diagnostic::error(st.keyword_span, "`limit` needs what it limits")
+                .with_label("incomplete statement")
+                .with_help(
+                    "e.g. limit runtime 72h: longer jobs are split into chunks of at most 72 \
+                     hours (the FAIR paper)",
+                ),
+        );
+    };
+    if let Token::Quantity(raw) = &first.token {
+        return Err(Diagnostic::error(
+            first.span,
+            format!("expected what to limit before `{raw}`"),
+        )
+        .with_label("limit what?")
+        .with_help(format!("did you mean `limit runtime {raw}`?")));
+    }
+    let what = args.next("")?;
+    if what.ident() != Some("runtime") {
+        let help = match what.ident() {
+            Some(w) if did_you_mean(w, ["runtime"]).is_some() => {
+                "did you mean `runtime`?".to_string()
+            }
+            _ => "goalc limits the run time of jobs: write `limit runtime 72h`".to_string(),
+        };
+        return Err(Diagnostic::error(
+            what.span,
+            format!("{} is not a limit goalc knows", what.describe()),
+        )
+        .with_label("expected `runtime`")
+        .with_help(help));
+    }
+    let item = args.next("a duration, as in limit runtime 72h")?;
+    let limit = fair_duration(
+        item,
+        "runtime limit",
+        None,
+        "longer jobs are split into chunks of at most this length; FAIR uses 72h",
+    )?;
+    args.end()?;
+    Ok(limit)
+}
+
+/// `limit runtime T` with the duration of a misspelt runtime limit (such
+/// as `runtime limit 72h`), for a did-you-mean.
+fn limit_runtime_example(st: &Statement) -> String {
+    let raw = st.items.iter().find_map(|i| match &i.token {
+        Token::Quantity(raw) => Some(raw.as_str()),
+        _ => None,
+    });
+    format!("limit runtime {}", raw.unwrap_or("72h"))
+}
+
+/// A duration of the FAIR statements: at least [`MIN_FAIR_DURATION`] and
+/// at most `max`; `what` names it and `meaning` says what it does. A bare
+/// number gets hours suggested, the usual unit of these settings.
+fn fair_duration(item: &Item, what: &str, max: Option<Time>, meaning: &str) -> Check<Time> {
+    let t = duration(item).map_err(|d| match &item.token {
+        Token::Quantity(raw) if raw.bytes().all(|b| b.is_ascii_digit()) => {
+            d.with_label("hours? days?").with_help(format!(
+                "write {raw}h for hours, or give another unit: {raw}m, {raw}d"
+            ))
+        }
+        _ => d,
+    })?;
+    if t < MIN_FAIR_DURATION {
+        return Err(
+            Diagnostic::error(item.span, format!("the {what} must be at least 1m"))
+                .with_label("too short")
+                .with_help(meaning.to_string()),
+        );
+    }
+    if let Some(max) = max.filter(|&max| t > max) {
+        return Err(Diagnostic::error(
+            item.span,
+            format!(
+                "the {what} must be at most {}",
+                crate::units::format_duration(max)
+            ),
+        )
+        .with_label("too long")
+        .with_help(format!(
+            "{meaning}; usage older than a year hardly counts (to never forget usage, \
+             write `fairshare decay 24h factor 1`)"
+        )));
+    }
+    Ok(t)
+}
+
 /// A quantity as a duration with a unit (`90s`, `30m`, `24h`, `7d`, `1d12h`).
 pub(super) fn duration(item: &Item) -> Check<Time> {
     let Token::Quantity(raw) = &item.token else {
@@ -756,13 +1271,13 @@ mod tests {
         let e = errors(
             "tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%\ndeadline stringency 0.2\nfairshare decay 24h\n",
         );
-        // Together they also conflict: a goal schedules either by search or
-        // by admission control.
+        // Each is valid alone; together they conflict: a goal schedules by
+        // search, by admission control or as a baseline.
         assert_eq!(
             e,
             vec![
-                "`fairshare` is recognised but not yet supported",
-                "an objective conflicts with the deadlines on line 2"
+                "an objective conflicts with the deadlines on line 2",
+                "the fairshare order conflicts with the objective on line 1"
             ]
         );
         let g = goal("tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%\n");
@@ -771,6 +1286,233 @@ mod tests {
         let g = goal("deadline stringency 0.2\n");
         assert_eq!(g.admission.unwrap().to_string(), "QoPS(K=5)-edf");
         assert_eq!(g.deadlines.unwrap().stringency, 0.2);
+        let g = goal("fairshare decay 24h\n");
+        assert_eq!(
+            (g.dispatch, g.order),
+            (Dispatch::Easy { depth: 1 }, Order::Fairshare(Decay::CPLANT))
+        );
+        assert_eq!(
+            errors("owner 10*awrt(group 1) + 4*awrt(group 2)\nmoldable iterative\n"),
+            vec![
+                "`owner` is recognised but not yet supported",
+                "`moldable` is recognised but not yet supported"
+            ]
+        );
+    }
+
+    #[test]
+    fn fairshare_orders() {
+        let periodic = |hours: Time, factor| Decay::Periodic {
+            period: hours * 3600,
+            factor,
+        };
+        assert_eq!(
+            goal("order fairshare").order,
+            Order::Fairshare(Decay::CPLANT)
+        );
+        assert_eq!(
+            goal("fairshare decay 7d factor 0.8\nbackfill none").order,
+            Order::Fairshare(periodic(168, 0.8))
+        );
+        assert_eq!(
+            goal("fairshare decay 12h factor 1").order,
+            Order::Fairshare(periodic(12, 1.0))
+        );
+        assert_eq!(
+            goal("fairshare half-life 7d\norder fairshare").order,
+            Order::Fairshare(Decay::HalfLife {
+                half_life: 7 * 86_400
+            })
+        );
+        assert_eq!(
+            goal("order fairshare\nfairshare decay 48h").order,
+            Order::Fairshare(periodic(48, 0.5))
+        );
+        assert_eq!(
+            errors("fairshare decay 24h\norder lxf"),
+            vec!["`order lxf` conflicts with the fairshare statement on line 1"]
+        );
+        assert_eq!(
+            errors("order fcfs\nfairshare decay 24h"),
+            vec!["`order fcfs` conflicts with the fairshare statement on line 2"]
+        );
+        assert_eq!(
+            errors("fairshare decay 24h\nlexical(max_wait -> avg_wait)"),
+            vec!["the fairshare order conflicts with the objective on line 2"]
+        );
+        assert_eq!(
+            errors("fairshare decay 24h\ndeadline stringency 0.2\norder edf"),
+            vec!["the fairshare order conflicts with the deadlines on line 2"]
+        );
+        assert_eq!(
+            errors("fairshare decay 24h\nfairshare half-life 1d"),
+            vec!["the fairshare decay is given twice: this conflicts with line 1"]
+        );
+        assert_eq!(
+            errors("fairshare decai 24h"),
+            vec!["`decai` is not a fairshare decay rule"]
+        );
+        assert_eq!(errors("fairshare decay 24"), vec!["`24` has no unit"]);
+        assert_eq!(
+            errors("fairshare decay 30s"),
+            vec!["the decay period must be at least 1m"]
+        );
+        assert_eq!(
+            errors("fairshare half-life 400d"),
+            vec!["the half-life must be at most 365d"]
+        );
+        assert_eq!(
+            errors("fairshare decay 24h factor 1.5"),
+            vec!["decay factor 1.5 is out of range"]
+        );
+        assert_eq!(
+            errors("fairshare decay 24h factor 0"),
+            vec!["decay factor 0 is out of range"]
+        );
+        assert_eq!(
+            errors("fairshare decay 24h factor 50%"),
+            vec!["`50%` is a percentage, not a factor"]
+        );
+        assert_eq!(
+            errors("fairshare half-life 24h factor 0.5"),
+            vec!["`factor` applies only to `fairshare decay`"]
+        );
+        assert_eq!(
+            errors("fairshare 24h"),
+            vec!["expected a decay rule before `24h`"]
+        );
+        assert_eq!(errors("fairshare"), vec!["`fairshare` needs a decay rule"]);
+        assert_eq!(
+            errors("order fairshare decay 24h"),
+            vec!["the fairshare decay is its own statement"]
+        );
+        let text = "fairshare half_life 24h\n";
+        let (_, d) = check(text, &parse(text).unwrap());
+        assert_eq!(d[0].help.as_deref(), Some("did you mean `half-life`?"));
+    }
+
+    #[test]
+    fn starvation_queue() {
+        assert_eq!(
+            goal("starvation after 24h").dispatch,
+            Dispatch::Starvation {
+                after: 86_400,
+                exclude_heavy: false
+            }
+        );
+        let g = goal("backfill none\nstarvation after 72h exclude heavy\nfairshare decay 24h");
+        assert_eq!(
+            (g.dispatch, g.order),
+            (
+                Dispatch::Starvation {
+                    after: 72 * 3600,
+                    exclude_heavy: true
+                },
+                Order::Fairshare(Decay::CPLANT)
+            )
+        );
+        assert_eq!(
+            goal("order fairshare\nstarvation after 1d exclude heavy").dispatch,
+            Dispatch::Starvation {
+                after: 86_400,
+                exclude_heavy: true
+            }
+        );
+        for (dispatch, line) in [
+            ("backfill conservative", 1),
+            ("backfill conservative dynamic", 1),
+            ("backfill easy depth 2", 1),
+            ("dispatch fcfs", 1),
+            ("dispatch list", 1),
+        ] {
+            assert_eq!(
+                errors(&format!("{dispatch}\nstarvation after 24h")),
+                vec![format!(
+                    "`{dispatch}` conflicts with the starvation queue on line {}",
+                    line + 1
+                )]
+            );
+        }
+        assert_eq!(
+            errors("starvation after 24h exclude heavy"),
+            vec!["`exclude heavy` needs the fairshare order"]
+        );
+        let text = "order fcfs\nstarvation after 24h exclude heavy\n";
+        let (_, d) = check(text, &parse(text).unwrap());
+        assert_eq!(d[0].span, Span::new(32, 45));
+        assert_eq!(d[0].related.as_ref().unwrap().0, Span::new(0, 10));
+        assert_eq!(
+            errors("starvation after 24h exclude heavies"),
+            vec!["expected `heavy`, found `heavies`"]
+        );
+        assert_eq!(
+            errors("starvation 24h"),
+            vec!["expected `after`, found `24h`"]
+        );
+        assert_eq!(
+            errors("starvation after 0s"),
+            vec!["the starvation wait must be at least 1m"]
+        );
+        assert_eq!(
+            errors("starvation after 24h\ntradeoff(total_excessive_wait, avg_wait)"),
+            vec!["the starvation queue conflicts with the objective on line 2"]
+        );
+        assert_eq!(
+            errors("starvation after 24h\nstarvation after 72h"),
+            vec!["the starvation queue is given twice: this conflicts with line 1"]
+        );
+    }
+
+    #[test]
+    fn runtime_limits_and_dynamic_reservations() {
+        let g = goal("limit runtime 72h\nbackfill conservative dynamic\norder fairshare");
+        assert_eq!(g.runtime_limit, Some(72 * 3600));
+        assert_eq!(g.dispatch, Dispatch::ConservativeDynamic);
+        assert_eq!(goal("backfill easy").runtime_limit, None);
+        assert_eq!(
+            goal("limit runtime 3d\ntradeoff(total_excessive_wait, avg_slowdown)").runtime_limit,
+            Some(3 * 86_400)
+        );
+        assert_eq!(
+            errors("limit runtime 0s"),
+            vec!["the runtime limit must be at least 1m"]
+        );
+        assert_eq!(
+            errors("limit runtime 72h\ndeadline stringency 0.2"),
+            vec!["a runtime limit conflicts with the deadlines on line 2"]
+        );
+        assert_eq!(
+            errors("limit runtime 72h\nlimit runtime 24h"),
+            vec!["the runtime limit is given twice: this conflicts with line 1"]
+        );
+        assert_eq!(
+            errors("limit 72h"),
+            vec!["expected what to limit before `72h`"]
+        );
+        assert_eq!(
+            errors("limit walltime 72h"),
+            vec!["`walltime` is not a limit goalc knows"]
+        );
+        for text in ["runtime limit 72h", "runtime 72h", "runtim limit 72h"] {
+            let (_, d) = check(text, &parse(text).unwrap());
+            assert_eq!(
+                d[0].help.as_deref(),
+                Some("did you mean `limit runtime 72h`?"),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            errors("backfill conservative dynamik"),
+            vec!["`dynamik` is not a variant of conservative backfilling"]
+        );
+        assert_eq!(
+            errors("backfill conservative dynamic depth 2"),
+            vec!["`depth` applies only to `backfill easy`"]
+        );
+        assert_eq!(
+            errors("backfill dynamic"),
+            vec!["`dynamic` is not a backfill mode"]
+        );
     }
 
     #[test]

@@ -20,22 +20,38 @@ pub struct CompiledGoal {
     pub deadlines: Option<crate::policy::admission::DeadlineSpec>,
     /// Bounded-slowdown lower bound, seconds.
     pub tau: Time,
+    /// FAIR's maximum run time (`limit runtime 72h`): jobs that run longer
+    /// are split into consecutive chunks of at most this many seconds, a
+    /// workload transform applied before the policy runs.
+    pub runtime_limit: Option<Time>,
+    /// The fairshare decay, when the goal orders its queue by fairshare.
+    pub fairshare: Option<crate::policy::fairshare::Decay>,
 }
 
 /// Compiles a checked goal; `default_name` names it when the goal does not.
 pub fn compile(goal: &Goal, default_name: &str) -> CompiledGoal {
+    let policy = match (&goal.search, goal.admission) {
+        (Some(search), _) => GoalPolicy::Search(search.clone()),
+        (None, Some(admission)) => GoalPolicy::Admission(admission),
+        (None, None) => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
+    };
+    let fairshare = match &policy {
+        GoalPolicy::Baseline(PolicySpec {
+            order: Order::Fairshare(decay),
+            ..
+        }) => Some(*decay),
+        _ => None,
+    };
     CompiledGoal {
         name: goal
             .name
             .clone()
             .unwrap_or_else(|| default_name.to_string()),
-        policy: match (&goal.search, goal.admission) {
-            (Some(search), _) => GoalPolicy::Search(search.clone()),
-            (None, Some(admission)) => GoalPolicy::Admission(admission),
-            (None, None) => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
-        },
+        policy,
         deadlines: goal.deadlines,
         tau: goal.tau,
+        runtime_limit: goal.runtime_limit,
+        fairshare,
     }
 }
 
@@ -123,6 +139,13 @@ impl CompiledGoal {
                 );
             }
         }
+        if let Some(limit) = self.runtime_limit {
+            let _ = writeln!(
+                s,
+                "  runtime:    at most {} per run; longer jobs are split into consecutive chunks, each submitted when the one before ends",
+                crate::policy::hours(limit)
+            );
+        }
         let _ = writeln!(
             s,
             "  slowdown:   bounded, run time at least {}",
@@ -170,5 +193,43 @@ fn describe_decay(decay: crate::policy::fairshare::Decay) -> String {
             "decaying continuously with half-life {}",
             format_duration(half_life)
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::lang::check_text;
+    use crate::policy::fairshare::Decay;
+
+    #[test]
+    fn fair_goals_carry_their_decay_and_runtime_limit() {
+        let g = check_text(
+            "cplant.goal",
+            "fairshare decay 24h\nstarvation after 72h exclude heavy\nlimit runtime 72h\n",
+        )
+        .goal
+        .unwrap();
+        assert_eq!(
+            (g.fairshare, g.runtime_limit),
+            (Some(Decay::CPLANT), Some(72 * 3600))
+        );
+        assert_eq!(g.policy.to_string(), "fairshare-starvation:72h:fair");
+        let text = g.describe();
+        assert!(text.contains("  runtime:    at most 72h per run; longer jobs are split into consecutive chunks, each submitted when the one before ends\n"), "{text}");
+        let json = serde_json::to_string(&g).unwrap();
+        assert!(json.contains(r#""runtime_limit":259200"#), "{json}");
+        assert!(
+            json.contains(r#""fairshare":{"rule":"periodic","period":86400,"factor":0.5}"#),
+            "{json}"
+        );
+        let g = check_text("x.goal", "order fairshare\nbackfill conservative dynamic\n")
+            .goal
+            .unwrap();
+        assert_eq!((g.fairshare, g.runtime_limit), (Some(Decay::CPLANT), None));
+        assert!(!g.describe().contains("runtime:"));
+        let g = check_text("x.goal", "backfill easy\n").goal.unwrap();
+        assert_eq!(g.fairshare, None);
+        let g = check_text("x.goal", "fairshare half-life 7d\nlimit runtime 3d\ntradeoff(total_excessive_wait, avg_slowdown)\n").goal;
+        assert!(g.is_none());
     }
 }

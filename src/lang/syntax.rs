@@ -5,6 +5,11 @@
 //! unbalanced parentheses, unterminated strings) with a diagnostic at the
 //! exact place; so the recursive-descent parser only ever meets text it can
 //! handle in bounded stack and time.
+//!
+//! A hyphen joining two words (`half-life`) belongs to the word: the text
+//! pest sees has it replaced by `_` (same length, so every span holds), and
+//! the word keeps its hyphen as written. Everywhere else `-` starts `->` or
+//! a negative number, as the grammar says.
 
 // Diagnostics are the error path of a checker that runs once per file:
 // moving them by value costs nothing that matters, boxing would cost clarity.
@@ -76,7 +81,8 @@ pub struct Statement {
 /// Parses goal text into statements, or says where it cannot.
 pub fn parse(text: &str) -> Result<Vec<Statement>, Diagnostic> {
     prescan(text)?;
-    let mut pairs = GoalParser::parse(Rule::file, text).map_err(|e| from_pest(text, e))?;
+    let joined = join_hyphenated_words(text);
+    let mut pairs = GoalParser::parse(Rule::file, &joined).map_err(|e| from_pest(text, e))?;
     let file = pairs.next().map(|p| p.into_inner());
     let mut statements = Vec::new();
     for pair in file.into_iter().flatten() {
@@ -86,28 +92,65 @@ pub fn parse(text: &str) -> Result<Vec<Statement>, Diagnostic> {
         let span = Span::from(pair.as_span());
         let mut inner = pair.into_inner();
         let Some(kw) = inner.next() else { continue };
+        let keyword_span = Span::from(kw.as_span());
         statements.push(Statement {
-            keyword: kw.as_str().to_string(),
-            keyword_span: Span::from(kw.as_span()),
-            items: inner.map(item).collect(),
+            keyword: text[keyword_span.start..keyword_span.end].to_string(),
+            keyword_span,
+            items: inner.map(|p| item(text, p)).collect(),
             span,
         });
     }
     Ok(statements)
 }
 
-fn item(pair: pest::iterators::Pair<'_, Rule>) -> Item {
+/// One item; `text` is the goal text as written, whose words may hold
+/// hyphens that the parsed text has as `_`.
+fn item(text: &str, pair: pest::iterators::Pair<'_, Rule>) -> Item {
     let span = Span::from(pair.as_span());
     let token = match pair.as_rule() {
-        Rule::group => Token::Group(pair.into_inner().map(item).collect()),
+        Rule::group => Token::Group(pair.into_inner().map(|p| item(text, p)).collect()),
         Rule::arrow => Token::Arrow,
         Rule::comma => Token::Comma,
         Rule::op => Token::Op(pair.as_str().chars().next().unwrap_or('?')),
         Rule::string => Token::Str(pair.into_inner().as_str().to_string()),
         Rule::quantity => Token::Quantity(pair.as_str().to_string()),
-        _ => Token::Ident(pair.as_str().to_string()),
+        _ => Token::Ident(text[span.start..span.end].to_string()),
     };
     Item { token, span }
+}
+
+/// The text with every hyphen that joins two words (`half-life`: a word
+/// before it, starting with a letter or `_`, and a letter after it) made
+/// `_`, outside comments and strings, so the grammar reads one word. ASCII
+/// for ASCII: offsets and UTF-8 are unchanged.
+fn join_hyphenated_words(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('-') {
+        return text.into();
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let mut bytes = text.as_bytes().to_vec();
+    let (mut in_comment, mut in_string) = (false, false);
+    for i in 0..bytes.len() {
+        match bytes[i] {
+            b'\n' => (in_comment, in_string) = (false, false),
+            _ if in_comment => {}
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'#' => in_comment = true,
+            b'-' if bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic) => {
+                let start = bytes[..i]
+                    .iter()
+                    .rposition(|&b| !word(b))
+                    .map_or(0, |p| p + 1);
+                if start < i && !bytes[start].is_ascii_digit() {
+                    bytes[i] = b'_';
+                }
+            }
+            _ => {}
+        }
+    }
+    // Only an ASCII byte was replaced by another.
+    String::from_utf8(bytes).map_or_else(|_| text.into(), Into::into)
 }
 
 /// Checks what the grammar would handle badly or explain poorly.
@@ -333,6 +376,24 @@ mod tests {
         let e = parse(&deep).unwrap_err();
         assert!(e.message.contains("nested more than"), "{}", e.message);
         assert_eq!(e.span, Span::new(2 + MAX_NESTING, 3 + MAX_NESTING));
+    }
+
+    #[test]
+    fn hyphens_join_words_only_between_words() {
+        let text = "fairshare half-life 24h # a-b\nx a-b-c a->b 1d-x -5m \"p-q\" a -b\n";
+        let e = parse(text).unwrap_err();
+        // `1d-x`: a quantity is not a word, so its `-` stays a minus.
+        assert_eq!(e.span.start, text.find("-x").unwrap());
+        let text = "fairshare half-life 24h # a-b\nx a-b-c a->b name \"p-q\" _a-b\n";
+        let st = parse(text).unwrap();
+        assert_eq!(kinds(&st[0]), vec!["`half-life`", "`24h`"]);
+        assert_eq!(
+            kinds(&st[1]),
+            vec!["`a-b-c`", "`a`", "`->`", "`b`", "`name`", "\"p-q\"", "`_a-b`"]
+        );
+        assert_eq!(st[1].items[0].span, Span::new(32, 37));
+        let e = parse("x a -b\n").unwrap_err();
+        assert_eq!(e.span, Span::new(4, 5));
     }
 
     #[test]

@@ -84,7 +84,7 @@ impl Policy for ListScheduler {
 /// that became free latest by then (so the idle gap before the job is
 /// smallest and earlier-free processors stay for later jobs), removes them
 /// from `free_at` and returns the start time.
-fn take_earliest(free_at: &mut Vec<(Time, u32)>, p: u32) -> Time {
+pub(crate) fn take_earliest(free_at: &mut Vec<(Time, u32)>, p: u32) -> Time {
     let mut seen = 0;
     let mut last = 0;
     for (i, e) in free_at.iter().enumerate() {

@@ -19,6 +19,30 @@ pub fn check_schedule(w: &Workload, o: &Outcome) -> Result<(), Vec<String>> {
         ));
         return Err(errors);
     }
+    // A follow-on chunk is submitted exactly when its predecessor ends (the
+    // workload must be the realized one, see `sim::realized`).
+    if w.jobs.iter().any(|j| j.follows.is_some()) {
+        let ends: HashMap<i64, Option<Time>> = w
+            .jobs
+            .iter()
+            .zip(&o.runs)
+            .map(|(j, r)| (j.number, r.map(|r| r.end)))
+            .collect();
+        for (job, run) in w.jobs.iter().zip(&o.runs) {
+            let Some(prev) = job.follows else { continue };
+            match (ends.get(&prev).copied().flatten(), run) {
+                (Some(end), Some(_)) if end != job.submit => errors.push(format!(
+                    "chunk {} submitted at {} but job {prev} ended at {end}",
+                    job.number, job.submit
+                )),
+                (None, Some(_)) => errors.push(format!(
+                    "chunk {} ran although job {prev} before it did not",
+                    job.number
+                )),
+                _ => {}
+            }
+        }
+    }
     let mut events: Vec<(Time, i64)> = Vec::with_capacity(2 * w.jobs.len());
     for (job, run) in w.jobs.iter().zip(&o.runs) {
         let Some(Run { start, end }) = *run else {

@@ -163,6 +163,24 @@ pub fn calendar_months(w: &Workload) -> Result<Vec<(String, Time, Time)>, Transf
     Ok(months)
 }
 
+/// Offsets from the first submit of the UTC dates `from` (00:00) and `to`
+/// (00:00, so the window ends the day before), as a window needs them.
+pub fn date_offsets(
+    w: &Workload,
+    from: chrono::NaiveDate,
+    to: chrono::NaiveDate,
+) -> Result<(Time, Time), TransformError> {
+    let Some(unix_start) = w.header.unix_start_time else {
+        return Err(TransformError::NoStartTime(w.name.clone()));
+    };
+    let first = w.jobs.first().map_or(0, |j| j.submit);
+    let at = |d: chrono::NaiveDate| {
+        d.and_hms_opt(0, 0, 0)
+            .map_or(0, |t| t.and_utc().timestamp() - unix_start - first)
+    };
+    Ok((at(from), at(to)))
+}
+
 /// The first `n` jobs in submit order (QOPS uses 5000-job subsets); the
 /// rest are dropped and counted as outside the window.
 pub fn first_jobs(w: &Workload, n: usize) -> Workload {

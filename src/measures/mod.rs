@@ -6,6 +6,8 @@
 //! within the measured jobs' time span, so a window is judged by the load the
 //! machine really carried.
 
+pub mod fairness;
+
 use crate::sim::{Outcome, Run};
 use crate::workload::{Dropped, Time, Workload};
 use serde::Serialize;
@@ -316,20 +318,7 @@ const RUNTIME_BOUNDS: [(Time, &str); 6] = [
 
 impl ClassTable {
     fn new(procs: u32) -> Self {
-        // Upper bounds 1, 2, 4, 8, ... until the machine is covered.
-        let mut width_bounds = vec![1u32];
-        while *width_bounds.last().unwrap_or(&1) < procs {
-            let next = width_bounds.last().unwrap_or(&1).saturating_mul(2);
-            width_bounds.push(next);
-        }
-        let widths = width_bounds
-            .iter()
-            .map(|&hi| match hi {
-                1 => "1".to_string(),
-                2 => "2".to_string(),
-                _ => format!("{}-{}", hi / 2 + 1, hi),
-            })
-            .collect();
+        let (width_bounds, widths) = width_classes(procs);
         ClassTable {
             runtimes: RUNTIME_BOUNDS.iter().map(|b| b.1.to_string()).collect(),
             cells: vec![vec![ClassCell::default(); RUNTIME_BOUNDS.len()]; width_bounds.len()],
@@ -340,8 +329,7 @@ impl ClassTable {
 
     /// Adds one job; averages are kept as running means.
     fn add(&mut self, procs: u32, runtime: Time, wait: Time, bsld: f64) {
-        let wi = self.width_bounds.partition_point(|&hi| hi < procs);
-        let wi = wi.min(self.width_bounds.len() - 1);
+        let wi = width_class(&self.width_bounds, procs);
         let ri = RUNTIME_BOUNDS.partition_point(|b| b.0 <= runtime);
         let c = &mut self.cells[wi][ri.min(RUNTIME_BOUNDS.len() - 1)];
         c.jobs += 1;
@@ -349,4 +337,32 @@ impl ClassTable {
         c.avg_wait += (wait as f64 - c.avg_wait) / n;
         c.avg_bsld += (bsld - c.avg_bsld) / n;
     }
+}
+
+/// FAIR's width classes on a `procs`-processor machine: upper bounds 1, 2,
+/// 4, 8, ... until the machine is covered, and their labels "1", "2",
+/// "3-4", "5-8", ...
+pub(crate) fn width_classes(procs: u32) -> (Vec<u32>, Vec<String>) {
+    let mut width_bounds = vec![1u32];
+    while *width_bounds.last().unwrap_or(&1) < procs {
+        let next = width_bounds.last().unwrap_or(&1).saturating_mul(2);
+        width_bounds.push(next);
+    }
+    let widths = width_bounds
+        .iter()
+        .map(|&hi| match hi {
+            1 => "1".to_string(),
+            2 => "2".to_string(),
+            _ => format!("{}-{}", hi / 2 + 1, hi),
+        })
+        .collect();
+    (width_bounds, widths)
+}
+
+/// Index into [`width_classes`]' bounds of a `procs`-wide job (wider jobs
+/// than the machine fall in the last class).
+pub(crate) fn width_class(bounds: &[u32], procs: u32) -> usize {
+    bounds
+        .partition_point(|&hi| hi < procs)
+        .min(bounds.len() - 1)
 }
