@@ -3,12 +3,21 @@
 //! starvation queue with and without heavy users, and conservative
 //! backfilling with fixed and with dynamic reservations.
 
+mod common;
+
+use goalc::bench::run_one;
+use goalc::lang::{check_file, CompiledGoal};
 use goalc::policy::fairshare::Decay;
 use goalc::policy::{Dispatch, Order, PolicySpec};
 use goalc::sim::invariants::check_schedule;
 use goalc::sim::{realized, simulate, Outcome, SimOptions};
-use goalc::workload::transform::limit_runtime;
+use goalc::workload::swf::{read_path, ReadOptions};
+use goalc::workload::transform::{
+    date_offsets, limit_runtime, scale_load_by_arrivals, window, Window,
+};
 use goalc::workload::{swf, Job, SwfHeader, SwfRecord, Time, Workload};
+use rayon::prelude::*;
+use std::path::Path;
 
 /// (submit, runtime, estimate, procs, user); job numbers 1, 2, ... in order.
 fn trace(procs: u32, jobs: &[(Time, Time, Time, u32, i64)]) -> Workload {
@@ -204,4 +213,126 @@ fn dynamic_reservations_follow_fairshare_order() {
     );
     assert_eq!(starts(&run(&w, "fairshare-conservative")), [0, 100, 200]);
     assert_eq!(starts(&run(&w, "fairshare-dynamic")), [0, 200, 100]);
+}
+
+/// FAIR's nine policies, then EASY and conservative backfilling for
+/// comparison.
+fn fair_goals() -> Vec<CompiledGoal> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("goals");
+    [
+        "cplant24.nomax.all",
+        "cplant72.nomax.all",
+        "cplant24.nomax.fair",
+        "cplant24.72max.all",
+        "cplant72.72max.fair",
+        "cons.nomax",
+        "cons.72max",
+        "consdyn.nomax",
+        "consdyn.72max",
+        "easy",
+        "conservative",
+    ]
+    .iter()
+    .map(|name| {
+        let checked = check_file(&dir.join(format!("{name}.goal"))).expect("goal file");
+        checked.goal.expect("goal compiles")
+    })
+    .collect()
+}
+
+/// One line per goal: FAIR's measures (fair start misses, turnaround, loss
+/// of capacity), every run measured against the goal's decay or the
+/// default one.
+fn fairness_lines(w: &Workload, goals: &[CompiledGoal]) -> String {
+    goals
+        .par_iter()
+        .map(|g| {
+            let decay = g.fairshare.unwrap_or(Decay::CPLANT);
+            let r = run_one(g, w, None, Some(decay)).expect("run");
+            let f = r.fairness.expect("fairness measured");
+            format!(
+                "{:<20} jobs {:>6}  missed FST {:>6.2}%  miss avg {:>8.3} h  turnaround avg {:>8.3} h  loc {:.4}\n",
+                g.name,
+                f.jobs,
+                f.pct_late,
+                f.avg_miss / 3600.0,
+                f.avg_turnaround / 3600.0,
+                r.measures.loss_of_capacity
+            )
+        })
+        .collect::<Vec<_>>()
+        .concat()
+}
+
+/// Every FAIR policy on two weeks of every reference trace at load 0.9
+/// with the users' estimates, pinned.
+#[test]
+fn fair_policies_on_reference_traces() {
+    let traces = common::reference_traces();
+    if traces.is_empty() {
+        eprintln!("GOALC_TRACES is not set: FAIR policies are not run on the reference traces");
+        return;
+    }
+    let goals = fair_goals();
+    let pinned: Vec<(String, String)> = traces
+        .par_iter()
+        .map(|path| {
+            let w = read_path(path, &ReadOptions::default()).unwrap();
+            let win = Window {
+                start: 60 * 86_400,
+                end: 74 * 86_400,
+                warmup: 3 * 86_400,
+                cooldown: 3 * 86_400,
+            };
+            let w = scale_load_by_arrivals(&window(&w, win).unwrap(), 0.9).unwrap();
+            let header = format!(
+                "{}: {} jobs ({} measured), days 60-74 at load 0.9, user estimates\n",
+                w.name,
+                w.jobs.len(),
+                w.measured_count()
+            );
+            (w.name.clone(), header + &fairness_lines(&w, &goals))
+        })
+        .collect();
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        for (name, text) in pinned {
+            insta::assert_snapshot!(format!("fair-on-{name}"), text);
+        }
+    });
+}
+
+/// The FAIR paper's own period of the Sandia Ross trace (2002-12-01 to
+/// 2003-07-14), as it was: the closing table of the FAIR issue, pinned.
+#[test]
+fn fair_policies_on_the_papers_ross_period() {
+    let Some(path) = common::reference_traces()
+        .into_iter()
+        .find(|p| p.to_string_lossy().contains("Sandia-Ross"))
+    else {
+        eprintln!("GOALC_TRACES is not set or has no Sandia Ross trace: skipped");
+        return;
+    };
+    let w = read_path(&path, &ReadOptions::default()).unwrap();
+    let day = |y, m, d| chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+    let (start, end) = date_offsets(&w, day(2002, 12, 1), day(2003, 7, 15)).unwrap();
+    let w = window(
+        &w,
+        Window {
+            start,
+            end,
+            warmup: 0,
+            cooldown: 0,
+        },
+    )
+    .unwrap();
+    let text = format!(
+        "{}: {} jobs, 2002-12-01 to 2003-07-14, offered load {:.3}\n{}",
+        w.name,
+        w.jobs.len(),
+        w.offered_load(),
+        fairness_lines(&w, &fair_goals())
+    );
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("fair-on-Sandia-Ross-2002-12-to-2003-07", text);
+    });
 }
