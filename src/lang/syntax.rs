@@ -5,11 +5,6 @@
 //! unbalanced parentheses, unterminated strings) with a diagnostic at the
 //! exact place; so the recursive-descent parser only ever meets text it can
 //! handle in bounded stack and time.
-//!
-//! A hyphen joining two words (`half-life`) belongs to the word: the text
-//! pest sees has it replaced by `_` (same length, so every span holds), and
-//! the word keeps its hyphen as written. Everywhere else `-` starts `->` or
-//! a negative number, as the grammar says.
 
 // Diagnostics are the error path of a checker that runs once per file:
 // moving them by value costs nothing that matters, boxing would cost clarity.
@@ -81,8 +76,7 @@ pub struct Statement {
 /// Parses goal text into statements, or says where it cannot.
 pub fn parse(text: &str) -> Result<Vec<Statement>, Diagnostic> {
     prescan(text)?;
-    let joined = join_hyphenated_words(text);
-    let mut pairs = GoalParser::parse(Rule::file, &joined).map_err(|e| from_pest(text, e))?;
+    let mut pairs = GoalParser::parse(Rule::file, text).map_err(|e| from_pest(text, e))?;
     let file = pairs.next().map(|p| p.into_inner());
     let mut statements = Vec::new();
     for pair in file.into_iter().flatten() {
@@ -94,63 +88,27 @@ pub fn parse(text: &str) -> Result<Vec<Statement>, Diagnostic> {
         let Some(kw) = inner.next() else { continue };
         let keyword_span = Span::from(kw.as_span());
         statements.push(Statement {
-            keyword: text[keyword_span.start..keyword_span.end].to_string(),
+            keyword: kw.as_str().to_string(),
             keyword_span,
-            items: inner.map(|p| item(text, p)).collect(),
+            items: inner.map(item).collect(),
             span,
         });
     }
     Ok(statements)
 }
 
-/// One item; `text` is the goal text as written, whose words may hold
-/// hyphens that the parsed text has as `_`.
-fn item(text: &str, pair: pest::iterators::Pair<'_, Rule>) -> Item {
+fn item(pair: pest::iterators::Pair<'_, Rule>) -> Item {
     let span = Span::from(pair.as_span());
     let token = match pair.as_rule() {
-        Rule::group => Token::Group(pair.into_inner().map(|p| item(text, p)).collect()),
+        Rule::group => Token::Group(pair.into_inner().map(item).collect()),
         Rule::arrow => Token::Arrow,
         Rule::comma => Token::Comma,
         Rule::op => Token::Op(pair.as_str().chars().next().unwrap_or('?')),
         Rule::string => Token::Str(pair.into_inner().as_str().to_string()),
         Rule::quantity => Token::Quantity(pair.as_str().to_string()),
-        _ => Token::Ident(text[span.start..span.end].to_string()),
+        _ => Token::Ident(pair.as_str().to_string()),
     };
     Item { token, span }
-}
-
-/// The text with every hyphen that joins two words (`half-life`: a word
-/// before it, starting with a letter or `_`, and a letter after it) made
-/// `_`, outside comments and strings, so the grammar reads one word. ASCII
-/// for ASCII: offsets and UTF-8 are unchanged.
-fn join_hyphenated_words(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains('-') {
-        return text.into();
-    }
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let mut bytes = text.as_bytes().to_vec();
-    let (mut in_comment, mut in_string) = (false, false);
-    for i in 0..bytes.len() {
-        match bytes[i] {
-            b'\n' => (in_comment, in_string) = (false, false),
-            _ if in_comment => {}
-            b'"' => in_string = !in_string,
-            _ if in_string => {}
-            b'#' => in_comment = true,
-            b'-' if bytes.get(i + 1).is_some_and(u8::is_ascii_alphabetic) => {
-                let start = bytes[..i]
-                    .iter()
-                    .rposition(|&b| !word(b))
-                    .map_or(0, |p| p + 1);
-                if start < i && !bytes[start].is_ascii_digit() {
-                    bytes[i] = b'_';
-                }
-            }
-            _ => {}
-        }
-    }
-    // Only an ASCII byte was replaced by another.
-    String::from_utf8(bytes).map_or_else(|_| text.into(), Into::into)
 }
 
 /// Checks what the grammar would handle badly or explain poorly.
