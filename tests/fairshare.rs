@@ -15,29 +15,12 @@ use goalc::workload::swf::{read_path, ReadOptions};
 use goalc::workload::transform::{
     date_offsets, limit_runtime, scale_load_by_arrivals, window, Window,
 };
-use goalc::workload::{swf, Job, SwfHeader, SwfRecord, Time, Workload};
+use goalc::workload::{Time, Workload};
 use rayon::prelude::*;
 use std::path::Path;
 
-/// (submit, runtime, estimate, procs, user); job numbers 1, 2, ... in order.
-fn trace(procs: u32, jobs: &[(Time, Time, Time, u32, i64)]) -> Workload {
-    let jobs = jobs
-        .iter()
-        .enumerate()
-        .map(|(i, &(submit, runtime, estimate, p, user))| {
-            let mut r = SwfRecord::unknown();
-            r.job_number = i as i64 + 1;
-            r.submit = submit;
-            r.run_time = runtime;
-            r.requested_time = estimate;
-            r.requested_procs = p as i64;
-            r.allocated_procs = p as i64;
-            r.user = user;
-            swf::job_from_record(&r, procs).expect("valid job")
-        })
-        .collect::<Vec<Job>>();
-    Workload::new("fair", procs, SwfHeader::default(), jobs)
-}
+// trace(procs, &[(submit, runtime, estimate, procs, user)]): jobs 1, 2, ...
+use common::tiny_users as trace;
 
 fn run(w: &Workload, policy: &str) -> Outcome {
     let spec: PolicySpec = policy.parse().expect("policy name");

@@ -154,15 +154,12 @@ impl Ranker {
 
     /// Sorts `queue` (given in arrival order) into the order at `now`.
     pub fn sort(&mut self, now: Time, jobs: &[JobInfo], queue: &mut [JobIdx]) {
-        match self.order {
-            Order::Fairshare(decay) => {
-                let ledger = self
-                    .ledger
-                    .get_or_insert_with(|| UsageLedger::new(decay, jobs));
-                ledger.sort(now, jobs, queue, &mut self.keys);
-            }
-            order => order.sort(now, jobs, queue),
+        let mut keys = std::mem::take(&mut self.keys);
+        match self.ledger(jobs) {
+            Some(ledger) => ledger.sort(now, jobs, queue, &mut keys),
+            None => self.order.sort(now, jobs, queue),
         }
+        self.keys = keys;
     }
 
     /// Copies the waiting queue of `state` into `buf`, sorted.

@@ -16,6 +16,7 @@
 //! recent use. The exclusion is temporary: as usage decays the user becomes
 //! light again and their long-waiting jobs enter.
 
+use super::backfill::backfill_pass;
 use super::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, Profile};
 use crate::workload::Time;
@@ -128,39 +129,11 @@ impl Policy for StarvationQueue {
                 self.rest.push(j);
             }
         }
-        // The starvation queue is FCFS; the waiting list is in arrival order.
+        // The starvation queue is FCFS (the waiting list is in arrival
+        // order) and comes first; only its head may hold a reservation.
         self.rank.sort(now, jobs, &mut self.rest);
-
-        if self.profile.procs() != epoch.state.procs {
-            self.profile = Profile::new(epoch.state.procs, now);
-        }
-        epoch.state.running_profile(&mut self.profile);
-        let mut reserved = false;
-        for i in 0..self.starving.len() + self.rest.len() {
-            let job = if i < self.starving.len() {
-                self.starving[i]
-            } else {
-                self.rest[i - self.starving.len()]
-            };
-            let info = jobs[job as usize];
-            let (p, d) = (info.procs, info.estimate);
-            if i < self.starving.len() && !reserved {
-                let at = self.profile.earliest_start(p, d, now);
-                self.profile.allocate(at, d, p);
-                if at == now {
-                    epoch.start(job);
-                } else {
-                    epoch.reserve(job, at);
-                    reserved = true;
-                }
-            } else if p <= epoch.free() && self.profile.fits(p, d, now) {
-                self.profile.allocate(now, d, p);
-                epoch.start(job);
-            }
-            // Nothing more can start now; reservations are rebuilt next epoch.
-            if epoch.free() == 0 {
-                break;
-            }
-        }
+        let starving = self.starving.len();
+        self.starving.extend_from_slice(&self.rest);
+        backfill_pass(epoch, &mut self.profile, &self.starving, starving, 1);
     }
 }

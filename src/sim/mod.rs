@@ -292,6 +292,7 @@ pub fn simulate(
     let is_follower = |i: usize| workload.jobs[i].follows.is_some();
     let mut releases: Vec<(JobIdx, Time)> = Vec::new();
     let mut released: Vec<JobIdx> = Vec::new();
+    let mut incoming: Vec<JobIdx> = Vec::new();
     let name = policy.name();
     let mut runs: Vec<Option<Run>> = vec![None; n];
     let mut audit = opts.audit.then(Audit::default);
@@ -355,35 +356,25 @@ pub fn simulate(
             });
         }
 
-        arrived.clear();
+        incoming.clear();
         while let Some(j) = workload.jobs.get(next_arrival) {
             if j.submit != now {
                 break;
             }
-            let job = next_arrival as JobIdx;
+            incoming.push(next_arrival as JobIdx);
             next_arrival += 1;
             while next_arrival < n && is_follower(next_arrival) {
                 next_arrival += 1;
             }
-            let state = State {
-                now,
-                procs: workload.procs,
-                free,
-                jobs: &infos,
-                waiting: &waiting,
-                running: &running,
-                arrived: &arrived,
-                finished: &finished,
-            };
-            if policy.admit(job, &state) {
-                is_waiting[job as usize] = true;
-                waiting.push(job);
-                arrived.push(job);
-            }
         }
+        // Chunks released by this instant's finishes arrive after the trace's jobs.
         for &job in &released {
             infos[job as usize].submit = now;
             releases.push((job, now));
+        }
+        incoming.extend_from_slice(&released);
+        arrived.clear();
+        for &job in &incoming {
             let state = State {
                 now,
                 procs: workload.procs,

@@ -9,10 +9,16 @@ use std::path::PathBuf;
 /// A tiny workload from (submit, runtime, estimate, procs) tuples; job
 /// numbers are 1, 2, ... in the order given.
 pub fn tiny(procs: u32, jobs: &[(Time, Time, Time, u32)]) -> Workload {
+    let with_users: Vec<_> = jobs.iter().map(|&(s, r, e, p)| (s, r, e, p, -1)).collect();
+    tiny_users(procs, &with_users)
+}
+
+/// [`tiny`] with a user per job: (submit, runtime, estimate, procs, user).
+pub fn tiny_users(procs: u32, jobs: &[(Time, Time, Time, u32, i64)]) -> Workload {
     let jobs = jobs
         .iter()
         .enumerate()
-        .map(|(i, &(submit, runtime, estimate, p))| {
+        .map(|(i, &(submit, runtime, estimate, p, user))| {
             let mut r = SwfRecord::unknown();
             r.job_number = i as i64 + 1;
             r.submit = submit;
@@ -20,6 +26,7 @@ pub fn tiny(procs: u32, jobs: &[(Time, Time, Time, u32)]) -> Workload {
             r.requested_time = estimate;
             r.requested_procs = p as i64;
             r.allocated_procs = p as i64;
+            r.user = user;
             swf::job_from_record(&r, procs).expect("valid tiny job")
         })
         .collect::<Vec<Job>>();

@@ -280,6 +280,14 @@ pub(super) mod tests {
         schedule.iter().map(|r| (r.job.job, r.start)).collect()
     }
 
+    /// 4 processors and a running job holding all of them until 5: with
+    /// 4-processor jobs the machine runs one job at a time from 5 on.
+    pub(crate) fn serial() -> Profile {
+        let mut base = Profile::new(4, 0);
+        base.allocate(0, 5, 4);
+        base
+    }
+
     /// 4 processors; a running job holds 2 of them until 10.
     fn four_with_running() -> Profile {
         let mut base = Profile::new(4, 0);

@@ -216,19 +216,11 @@ impl Admission for Qops {
 #[cfg(test)]
 mod tests {
     use super::super::mrt::Mrt;
-    use super::super::msb::tests::{at, job, starts};
+    use super::super::msb::tests::{at, job, serial, starts};
     use super::super::msb::Msb;
     use super::*;
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
-
-    /// 4 processors and a running job holding all of them until 5: with
-    /// 4-processor jobs the machine runs one job at a time from 5 on.
-    fn serial() -> Profile {
-        let mut base = Profile::new(4, 0);
-        base.allocate(0, 5, 4);
-        base
-    }
 
     #[test]
     fn insertion_points_halve_the_rest() {

@@ -62,34 +62,53 @@ impl Policy for Easy {
         if state.waiting.is_empty() || state.free == 0 {
             return;
         }
-        let now = state.now;
-        if self.profile.procs() != state.procs {
-            self.profile = Profile::new(state.procs, now);
-        }
-        state.running_profile(&mut self.profile);
         self.rank.sorted_queue(state, &mut self.queue);
-        let mut reserved = 0;
-        for &job in &self.queue {
-            let info = epoch.state.jobs[job as usize];
-            let (p, d) = (info.procs, info.estimate);
-            if reserved < self.depth {
-                let at = self.profile.earliest_start(p, d, now);
-                self.profile.allocate(at, d, p);
-                if at == now {
-                    epoch.start(job);
-                } else {
-                    epoch.reserve(job, at);
-                    reserved += 1;
-                }
-            } else if p <= epoch.free() && self.profile.fits(p, d, now) {
-                self.profile.allocate(now, d, p);
+        let all = self.queue.len();
+        backfill_pass(epoch, &mut self.profile, &self.queue, all, self.depth);
+    }
+}
+
+/// One EASY pass at this epoch over `queue`, on `profile` rebuilt from the
+/// running jobs: each of the first `reservable` jobs that cannot start now
+/// takes a reservation at its earliest start, until `depth` are held
+/// (`u32::MAX`: unlimited); every other job starts now only if it fits
+/// without touching them.
+pub(crate) fn backfill_pass(
+    epoch: &mut Epoch<'_>,
+    profile: &mut Profile,
+    queue: &[JobIdx],
+    reservable: usize,
+    depth: u32,
+) {
+    let now = epoch.state.now;
+    if profile.procs() != epoch.state.procs {
+        *profile = Profile::new(epoch.state.procs, now);
+    }
+    epoch.state.running_profile(profile);
+    let mut reserved = 0;
+    for (i, &job) in queue.iter().enumerate() {
+        let info = epoch.state.jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        let may_reserve = i < reservable && reserved < depth;
+        if may_reserve {
+            let at = profile.earliest_start(p, d, now);
+            profile.allocate(at, d, p);
+            if at == now {
                 epoch.start(job);
+            } else {
+                epoch.reserve(job, at);
+                reserved += 1;
             }
-            // Once nothing is free, no later job can start now, and with
-            // unlimited depth the later reservations are rebuilt next time.
-            if (reserved >= self.depth || self.depth == u32::MAX) && epoch.free() == 0 {
-                break;
-            }
+        } else if p <= epoch.free() && profile.fits(p, d, now) {
+            profile.allocate(now, d, p);
+            epoch.start(job);
+        }
+        // Once nothing is free, no later job can start now; reservations
+        // still to be made matter only for the audit, and with unlimited
+        // depth they are rebuilt next time anyway.
+        let reservations_done = reserved >= depth || depth == u32::MAX || i + 1 >= reservable;
+        if reservations_done && epoch.free() == 0 {
+            break;
         }
     }
 }

@@ -12,5 +12,6 @@ mod easy;
 mod none;
 
 pub use conservative::Conservative;
+pub(crate) use easy::backfill_pass;
 pub use easy::Easy;
 pub use none::NoGuarantee;
