@@ -2,14 +2,17 @@
 //!
 //! Data flows one way: workloads ([`workload`]) and policies ([`policy`])
 //! go into the simulation core ([`sim`]), whose outcomes are turned into
-//! [`measures`] and printed by [`report`]. The [`cli`] wires them together.
+//! [`measures`]; the [`run`] layer makes a goal's workloads, runs and
+//! measures it; the goal language ([`lang`]) lowers goal files to what
+//! the run layer runs, and [`report`] prints the results. The command line
+//! is the binary's (`src/bin/goalc`), so the library does not depend on
+//! clap.
 
-pub mod bench;
-pub mod cli;
 pub mod lang;
 pub mod measures;
 pub mod policy;
 pub mod report;
+pub mod run;
 pub mod sim;
 pub mod units;
 pub mod workload;

@@ -9,12 +9,29 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 /// Output formats.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Table,
     Json,
     Csv,
     Markdown,
+}
+
+impl Format {
+    pub const NAMES: [&'static str; 4] = ["table", "json", "csv", "markdown"];
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "table" => Ok(Format::Table),
+            "json" => Ok(Format::Json),
+            "csv" => Ok(Format::Csv),
+            "markdown" => Ok(Format::Markdown),
+            _ => Err(format!("`{s}` is not an output format")),
+        }
+    }
 }
 
 /// One policy run on one workload.

@@ -3,8 +3,8 @@
 //! random small workloads and on a slice of every reference trace.
 
 mod common;
-use goalc::policy::admission::deadlines::{synthesize, DeadlineSpec};
 use goalc::policy::admission::{AdmissionSpec, Algorithm, Heuristic};
+use goalc::run::deadlines::{synthesize, DeadlineSpec};
 use goalc::sim::invariants::check_schedule;
 use goalc::sim::{simulate, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};

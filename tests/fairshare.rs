@@ -5,10 +5,10 @@
 
 mod common;
 
-use goalc::bench::run_one;
 use goalc::lang::{check_file, CompiledGoal};
 use goalc::policy::fairshare::Decay;
 use goalc::policy::{Dispatch, Order, PolicySpec};
+use goalc::run::run_one;
 use goalc::sim::invariants::check_schedule;
 use goalc::sim::{realized, simulate, Outcome, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};

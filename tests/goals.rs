@@ -3,9 +3,9 @@
 //! changes what a goal means or what it achieves shows it as a diff.
 
 mod common;
-use goalc::bench::run_one;
 use goalc::lang::{check_file, CompiledGoal};
 use goalc::measures::{measure, MeasureOptions};
+use goalc::run::run_one;
 use goalc::sim::invariants::check_schedule;
 use goalc::sim::{realized, simulate, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};

@@ -5,8 +5,8 @@
 
 mod common;
 use common::reference_traces;
-use goalc::cli::all_baselines;
 use goalc::measures::{measure, MeasureOptions, Measures};
+use goalc::policy::all_baselines;
 use goalc::policy::{Dispatch, Order, PolicySpec};
 use goalc::sim::invariants::{
     check_first_reservation_kept, check_reservations_kept, check_schedule,

@@ -9,7 +9,8 @@ use super::check::{whole_number, Args};
 use super::diag::{Diagnostic, Span};
 use super::syntax::{Item, Statement, Token};
 use crate::policy::admission::policy::{DEFAULT_BACKTRACKS, DEFAULT_K};
-use crate::policy::admission::{Algorithm, DeadlineSpec};
+use crate::policy::admission::Algorithm;
+use crate::run::DeadlineSpec;
 
 type Check<T = ()> = Result<T, Diagnostic>;
 

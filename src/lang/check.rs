@@ -40,7 +40,7 @@ pub struct Goal {
     /// Admission control, when the goal states deadlines.
     pub admission: Option<crate::policy::admission::AdmissionSpec>,
     /// How the workload's deadlines are made, for admission control.
-    pub deadlines: Option<crate::policy::admission::DeadlineSpec>,
+    pub deadlines: Option<crate::run::DeadlineSpec>,
     /// FAIR's maximum run time, seconds: longer jobs are split into chunks.
     pub runtime_limit: Option<Time>,
 }
@@ -194,7 +194,7 @@ struct Checker<'t> {
     /// The objective and where it was stated.
     objective: Option<(Span, crate::policy::objective::Objective)>,
     search: Option<(Span, super::objective::SearchStmt)>,
-    deadline: Option<(Span, crate::policy::admission::DeadlineSpec)>,
+    deadline: Option<(Span, crate::run::DeadlineSpec)>,
     admission: Option<(Span, crate::policy::admission::Algorithm)>,
     /// `order edf|llf`: the admission heuristic.
     admission_order: Option<(Span, crate::policy::admission::Heuristic)>,

@@ -17,7 +17,7 @@ pub struct CompiledGoal {
     pub name: String,
     pub policy: GoalPolicy,
     /// How the workload's deadlines are made (admission control only).
-    pub deadlines: Option<crate::policy::admission::DeadlineSpec>,
+    pub deadlines: Option<crate::run::DeadlineSpec>,
     /// Bounded-slowdown lower bound, seconds.
     pub tau: Time,
     /// FAIR's maximum run time (`limit runtime 72h`): jobs that run longer

@@ -266,6 +266,36 @@ impl FromStr for PolicySpec {
     }
 }
 
+/// The baselines `--policy all` runs.
+pub fn all_baselines() -> Vec<PolicySpec> {
+    use Dispatch::*;
+    let mut v = vec![
+        PolicySpec::new(NoBackfill, Order::Fcfs),
+        PolicySpec::new(List, Order::Fcfs),
+    ];
+    for order in [Order::Fcfs, Order::Lxf, Order::Sjf] {
+        v.push(PolicySpec::new(Easy { depth: 1 }, order));
+    }
+    v.push(PolicySpec::new(Easy { depth: 4 }, Order::Fcfs));
+    v.push(PolicySpec::new(Conservative, Order::Fcfs));
+    v.push(PolicySpec::new(Conservative, Order::Lxf));
+    v.push(PolicySpec::new(NoGuarantee, Order::Fcfs));
+    v
+}
+
+/// Policy names as a user lists them, `all` standing for [`all_baselines`].
+pub fn parse_policy_names(names: &[String]) -> Result<Vec<PolicySpec>, PolicyNameError> {
+    let mut specs = Vec::new();
+    for name in names {
+        if name.trim().eq_ignore_ascii_case("all") {
+            specs.extend(all_baselines());
+        } else {
+            specs.push(name.parse::<PolicySpec>()?);
+        }
+    }
+    Ok(specs)
+}
+
 /// FAIR's dispatch names: `dynamic` and `starvation:<T>:all|fair`; `None`
 /// when `rest` is neither.
 fn parse_fair_dispatch(rest: &str) -> Option<Result<Dispatch, String>> {

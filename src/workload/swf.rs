@@ -451,6 +451,57 @@ pub fn write<'a, W: Write>(
     Ok(())
 }
 
+/// Writes a simulated schedule as SWF: each job's own record with wait and
+/// run time as simulated (`runs[i]` is job i's start and end); jobs that
+/// never ran (rejected at admission) get wait and run time -1 and status 5
+/// (cancelled). The header says which policy made it and which jobs of the
+/// trace were not simulated.
+pub fn write_schedule<W: Write>(
+    out: &mut W,
+    w: &Workload,
+    policy: &str,
+    runs: impl IntoIterator<Item = Option<(Time, Time)>>,
+) -> io::Result<()> {
+    let mut header = w.header.clone();
+    header.lines.push(format!(
+        " Note: schedule simulated by goalc, policy {policy}"
+    ));
+    if w.dropped.total() > 0 {
+        let reasons: Vec<String> = w
+            .dropped
+            .0
+            .iter()
+            .map(|(r, n)| format!("{n} {r}"))
+            .collect();
+        header.lines.push(format!(
+            " Note: {} jobs of the trace not simulated: {}",
+            w.dropped.total(),
+            reasons.join(", ")
+        ));
+    }
+    let records: Vec<SwfRecord> = w
+        .jobs
+        .iter()
+        .zip(runs)
+        .map(|(j, run)| {
+            let mut r = j.swf;
+            match run {
+                Some((start, end)) => {
+                    r.wait = start - j.submit;
+                    r.run_time = end - start;
+                }
+                None => {
+                    r.wait = -1;
+                    r.run_time = -1;
+                    r.status = 5;
+                }
+            }
+            r
+        })
+        .collect();
+    write(out, &header, &records)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

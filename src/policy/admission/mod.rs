@@ -12,13 +12,11 @@
 //! One module per algorithm, all behind [`Admission`]: [`qops`] (QoPS),
 //! [`msb`] (Modified Slack-Based), [`mrt`] (Modified Real-Time).
 
-pub mod deadlines;
 pub mod mrt;
 pub mod msb;
 pub mod policy;
 pub mod qops;
 
-pub use deadlines::DeadlineSpec;
 pub use policy::{AdmissionPolicy, AdmissionSpec, Algorithm};
 
 use crate::sim::{JobIdx, Profile};

@@ -1,9 +1,9 @@
 //! Deadlines for a workload, synthesised as the QOPS paper does (section
 //! 4.1): schedule the workload with EASY backfilling, then give each job a
-//! deadline relative to its EASY response time.
+//! deadline relative to its EASY response time. A workload transform that
+//! needs a reference run, so it lives in the run layer, not among policies.
 
-use crate::policy::{Dispatch, Order, PolicySpec};
-use crate::sim::{simulate, SimError, SimOptions};
+use crate::sim::{Outcome, SimError};
 use crate::workload::{Time, Workload};
 use rand::{Rng, SeedableRng};
 
@@ -41,11 +41,16 @@ const DAY: Time = 86_400;
 /// shorter than the job itself; with exact estimates every deadline job
 /// could in principle be guaranteed.
 pub fn synthesize(w: &Workload, spec: &DeadlineSpec) -> Result<Workload, SimError> {
-    let easy = PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs);
-    let outcome = simulate(w, easy.build().as_mut(), SimOptions::default())?;
+    let easy = super::reference::fcfs_backfill(w)?;
+    Ok(synthesize_from(w, &easy, spec))
+}
+
+/// [`synthesize`] from an EASY schedule of `w` already made (bench makes
+/// one per workload and shares it between goals).
+pub fn synthesize_from(w: &Workload, easy: &Outcome, spec: &DeadlineSpec) -> Workload {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(spec.seed);
     let mut out = w.clone();
-    for (job, run) in out.jobs.iter_mut().zip(&outcome.runs) {
+    for (job, run) in out.jobs.iter_mut().zip(&easy.runs) {
         let runtime = job.sim_runtime();
         // One draw per job, whatever the share, so shares nest: the deadline
         // jobs at 20% are among those at 80%.
@@ -63,5 +68,5 @@ pub fn synthesize(w: &Workload, spec: &DeadlineSpec) -> Result<Workload, SimErro
     }
     // The name stays: a goal's deadlines are part of the goal, and its row
     // belongs in the same table as the baselines on this workload.
-    Ok(out)
+    out
 }

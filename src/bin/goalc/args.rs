@@ -1,0 +1,110 @@
+//! Command-line arguments shared by the subcommands, and their translation
+//! into the library's plain-data settings.
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
+use goalc::report::Format;
+use goalc::run::{FactorBy, LoadBy, WindowSpec, WorkloadPlan};
+use goalc::units::parse_duration;
+use goalc::workload::model::ModelParams;
+use goalc::workload::Time;
+
+/// The workloads to run on: everything but which traces, flattened into
+/// `simulate` and `bench` alike.
+#[derive(Debug, Args)]
+pub struct WorkloadArgs {
+    /// Machine size, overriding the traces' MaxProcs/MaxNodes
+    #[arg(long)]
+    pub procs: Option<u32>,
+    /// Keep only the first N jobs of each trace (QOPS uses 5000-job subsets)
+    #[arg(long, value_name = "N")]
+    pub first_jobs: Option<usize>,
+    /// Tell the scheduler exact run times instead of the users' estimates
+    #[arg(long)]
+    pub exact_estimates: bool,
+    /// Measured window START..END: offsets from the first submit (30d..60d)
+    /// or UTC dates from the trace's UnixStartTime (2002-12-01..2003-07-14,
+    /// END exclusive)
+    #[arg(long, value_parser = parse_window)]
+    pub window: Option<WindowSpec>,
+    /// Calendar months (UTC) of each trace as measured windows: `all`, or
+    /// 1-based numbers and YYYY-MM, comma-separated; with --warmup 7d
+    /// --cooldown 7d --load 0.9 this is the GOAL paper's set-up
+    #[arg(long, value_name = "MONTHS", conflicts_with = "window")]
+    pub months: Option<String>,
+    /// Jobs submitted this long before the window are simulated but not measured
+    #[arg(long, value_parser = parse_duration, default_value = "0")]
+    pub warmup: Time,
+    /// Jobs submitted this long after the window are simulated but not measured
+    #[arg(long, value_parser = parse_duration, default_value = "0")]
+    pub cooldown: Time,
+    /// Scale the offered load to this value (e.g. 0.9)
+    #[arg(long)]
+    pub load: Option<f64>,
+    /// How --load scales: shrink inter-arrival times (GOAL) or stretch run times (MOLD)
+    #[arg(long, default_value = "arrivals", value_parser = names::<LoadBy>(&LoadBy::NAMES))]
+    pub load_by: LoadBy,
+    /// QOPS load factors relative to the trace, e.g. 1.0,1.2,1.4,1.6: one
+    /// workload per factor, made by --factor-by
+    #[arg(long, value_delimiter = ',', value_name = "F")]
+    pub load_factor: Vec<f64>,
+    /// How load factors add load: duplicated jobs at random times (each
+    /// higher factor a superset of the lower) or expanded run times
+    #[arg(long, default_value = "duplication", value_parser = names::<FactorBy>(&FactorBy::NAMES))]
+    pub factor_by: FactorBy,
+    /// Built-in model: number of jobs
+    #[arg(long, default_value_t = ModelParams::default().jobs)]
+    pub model_jobs: usize,
+    /// Built-in model: processors of the machine
+    #[arg(long, default_value_t = ModelParams::default().procs)]
+    pub model_procs: u32,
+    /// Built-in model: random seed
+    #[arg(long, default_value_t = ModelParams::default().seed)]
+    pub seed: u64,
+}
+
+impl WorkloadArgs {
+    pub fn plan(&self) -> WorkloadPlan {
+        WorkloadPlan {
+            procs: self.procs,
+            model: ModelParams {
+                jobs: self.model_jobs,
+                procs: self.model_procs,
+                seed: self.seed,
+            },
+            first_jobs: self.first_jobs,
+            exact_estimates: self.exact_estimates,
+            window: self.window,
+            months: self.months.clone(),
+            warmup: self.warmup,
+            cooldown: self.cooldown,
+            load: self.load,
+            load_by: self.load_by,
+            load_factors: self.load_factor.clone(),
+            factor_by: self.factor_by,
+        }
+    }
+}
+
+/// `--format` of the reports.
+#[derive(Debug, Args)]
+pub struct FormatArg {
+    /// Output format
+    #[arg(long, default_value = "table", value_parser = names::<Format>(&Format::NAMES))]
+    pub format: Format,
+}
+
+/// A parser for one of `choices`, listed in `--help`, turned into `T` by
+/// its `FromStr` (which the choices always satisfy).
+fn names<T>(
+    choices: &'static [&'static str],
+) -> impl TypedValueParser<Value = T> + Clone + Send + Sync + 'static
+where
+    T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
+{
+    PossibleValuesParser::new(choices.iter().copied()).try_map(|s| s.parse::<T>())
+}
+
+fn parse_window(s: &str) -> Result<WindowSpec, String> {
+    s.parse()
+}

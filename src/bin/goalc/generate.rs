@@ -1,0 +1,50 @@
+//! `goalc generate`: a workload of the built-in model as SWF.
+
+use crate::CliError;
+use clap::Args;
+use goalc::run::RunError;
+use goalc::workload::model::{self, ModelParams};
+use goalc::workload::swf;
+use std::io::Write;
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Number of jobs
+    #[arg(long, default_value_t = ModelParams::default().jobs)]
+    pub jobs: usize,
+    /// Processors of the machine
+    #[arg(long, default_value_t = ModelParams::default().procs)]
+    pub procs: u32,
+    /// Random seed
+    #[arg(long, default_value_t = ModelParams::default().seed)]
+    pub seed: u64,
+    /// Output file (standard output when absent)
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(args: GenerateArgs) -> Result<(), CliError> {
+    let w = model::generate(&ModelParams {
+        jobs: args.jobs,
+        procs: args.procs,
+        seed: args.seed,
+    })
+    .map_err(RunError::from)?;
+    let records = w.jobs.iter().map(|j| &j.swf);
+    match &args.output {
+        Some(path) => {
+            let file = std::fs::File::create(path).map_err(CliError::write(path))?;
+            let mut out = std::io::BufWriter::new(file);
+            swf::write(&mut out, &w.header, records).map_err(CliError::write(path))?;
+            out.flush().map_err(CliError::write(path))
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            // A closed pipe is not an error worth reporting.
+            let _ = swf::write(&mut out, &w.header, records);
+            let _ = out.flush();
+            Ok(())
+        }
+    }
+}

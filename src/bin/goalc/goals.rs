@@ -1,0 +1,70 @@
+//! Goal files on the command line: folders expanded, files checked, the
+//! diagnostics shown.
+
+use crate::CliError;
+use goalc::lang::{self, Checked, CompiledGoal};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// Expands folders into their `.goal` files (sorted); files stay as given.
+pub fn goal_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
+    let mut paths = Vec::new();
+    for arg in args {
+        if arg.is_dir() {
+            let entries = std::fs::read_dir(arg)
+                .map_err(|e| CliError::Usage(format!("{}: {e}", arg.display())))?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "goal") && p.is_file())
+                .collect();
+            if found.is_empty() {
+                return Err(CliError::Usage(format!(
+                    "{}: no .goal files in this folder",
+                    arg.display()
+                )));
+            }
+            found.sort();
+            paths.extend(found);
+        } else if arg.exists() {
+            paths.push(arg.clone());
+        } else {
+            return Err(CliError::Usage(format!(
+                "{}: no such file or folder",
+                arg.display()
+            )));
+        }
+    }
+    Ok(paths)
+}
+
+/// Reads and checks goal files; an unreadable file is a usage error.
+pub fn check_paths(paths: &[PathBuf]) -> Result<Vec<Checked>, CliError> {
+    paths
+        .iter()
+        .map(|p| lang::check_file(p).map_err(|e| CliError::Usage(format!("{}: {e}", p.display()))))
+        .collect()
+}
+
+/// Checks goal files and returns the compiled goals, or prints the
+/// diagnostics and fails.
+pub fn compile_goals(paths: &[PathBuf]) -> Result<Vec<CompiledGoal>, CliError> {
+    let checked = check_paths(paths)?;
+    let color = std::io::stderr().is_terminal();
+    let report: String = checked.iter().map(|c| c.render(color)).collect();
+    if !report.is_empty() {
+        let _ = std::io::stderr().lock().write_all(report.as_bytes());
+    }
+    let bad: Vec<&str> = checked
+        .iter()
+        .filter(|c| c.has_errors())
+        .map(|c| c.file.as_str())
+        .collect();
+    if !bad.is_empty() {
+        return Err(CliError::GoalErrors(format!(
+            "{} goal file(s) with errors, nothing was run: {}",
+            bad.len(),
+            bad.join(", ")
+        )));
+    }
+    Ok(checked.into_iter().filter_map(|c| c.goal).collect())
+}

@@ -1,0 +1,109 @@
+//! The `goalc` command line: arguments in, the library's run layer and
+//! language called, reports out. Only the binary depends on clap and
+//! indicatif; the library does not.
+//!
+//! Exit codes: 0 success; 1 a goal file has errors (`check`, `bench`) or a
+//! run failed; 2 bad usage or bad input (a bad trace line, a missing file,
+//! an unknown policy).
+
+mod args;
+mod bench;
+mod check;
+mod generate;
+mod goals;
+mod simulate;
+
+use clap::{Parser, Subcommand};
+use goalc::run::RunError;
+use std::io::Write;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "goalc",
+    version,
+    about = "Goal-oriented scheduling for parallel machines, simulated on real workload traces"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run goal files on traces (or the built-in workload) and compare them side by side
+    Bench(bench::BenchArgs),
+    /// Check goal files; print diagnostics; exit 1 if any has an error
+    Check(check::CheckArgs),
+    /// Simulate baseline policies by name on a trace (or the built-in workload model)
+    #[command(after_help = simulate::policy_help())]
+    Simulate(simulate::SimulateArgs),
+    /// Write a workload of the built-in model (Lublin-Feitelson) as an SWF trace
+    Generate(generate::GenerateArgs),
+}
+
+/// A failure the user can fix, printed as one line.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Policy(#[from] goalc::policy::PolicyNameError),
+    #[error("{0}")]
+    Usage(String),
+    #[error("{path}: {source}")]
+    Write {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Goal files with errors; the diagnostics were already shown.
+    #[error("{0}")]
+    GoalErrors(String),
+}
+
+impl CliError {
+    fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Run(RunError::Sim(_)) | CliError::GoalErrors(_) => 1,
+            _ => 2,
+        }
+    }
+
+    /// An error writing `path`.
+    pub fn write(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> CliError + '_ {
+        move |source| CliError::Write {
+            path: path.display().to_string(),
+            source,
+        }
+    }
+}
+
+fn main() {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            std::process::exit(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match cli.command {
+        Command::Bench(args) => bench::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Simulate(args) => simulate::run(args),
+        Command::Generate(args) => generate::run(args),
+    };
+    if let Err(e) = result {
+        let message = e.to_string();
+        // Goal-file errors were already shown as diagnostics.
+        if !message.is_empty() {
+            eprintln!("goalc: error: {message}");
+        }
+        std::process::exit(e.exit_code());
+    }
+}
+
+/// Writes a report to standard output; a closed pipe (`| head`) is not an
+/// error worth reporting.
+pub fn print(text: &str) {
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+}

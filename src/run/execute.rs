@@ -1,0 +1,179 @@
+//! Goals on workloads: every goal on every workload, in parallel, in a
+//! deterministic order, measured with the GOAL paper's evaluation measures
+//! and, where they apply, QOPS's and FAIR's.
+
+use super::deadlines::synthesize_from;
+use super::reference::{fcfs_backfill, Reference, Thresholds};
+use super::RunError;
+use crate::lang::CompiledGoal;
+use crate::measures::fairness::fairness;
+use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
+use crate::policy::fairshare::Decay;
+use crate::report::{ExcessSummary, RunReport, SearchSummary};
+use crate::sim::{realized, simulate, Outcome, SimOptions};
+use crate::workload::transform::limit_runtime;
+use crate::workload::Workload;
+use rayon::prelude::*;
+use std::borrow::Cow;
+
+/// What is measured beyond each goal's own outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RunOptions {
+    /// GOAL's normalized excessive waits against FCFS-backfill's run of
+    /// each workload (one more simulation per workload).
+    pub normalized_excess: bool,
+    /// FAIR's fairness measures for every run when any goal orders by
+    /// fairshare (the others against the default 24 h decay, so all rows
+    /// compare).
+    pub fairness: bool,
+}
+
+impl RunOptions {
+    /// What `goalc bench` measures.
+    pub const BENCH: RunOptions = RunOptions {
+        normalized_excess: true,
+        fairness: true,
+    };
+}
+
+/// The goals to run: each search goal once per budget in `budgets` (when
+/// given), labelled with its budget; other goals once.
+pub fn expand_budgets(goals: &[CompiledGoal], budgets: &[u64]) -> Vec<CompiledGoal> {
+    let mut out = Vec::new();
+    for g in goals {
+        if g.policy.is_search() && !budgets.is_empty() {
+            for &b in budgets {
+                out.push(CompiledGoal {
+                    name: format!("{} [L={b}]", g.name),
+                    policy: g.policy.with_budget(b),
+                    ..g.clone()
+                });
+            }
+        } else {
+            out.push(g.clone());
+        }
+    }
+    out
+}
+
+/// Runs each goal on each workload. Runs are independent and spread over
+/// threads; the reports come back ordered by workload, then goal, so the
+/// output is identical whatever the thread count. `tick` is called once per
+/// finished run (progress display).
+pub fn run_all(
+    goals: &[CompiledGoal],
+    workloads: &[Workload],
+    opts: RunOptions,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<RunReport>, RunError> {
+    let any_fair = opts.fairness && goals.iter().any(|g| g.fairshare.is_some());
+    // The reference run serves the thresholds and every goal's deadlines.
+    let needs_reference = opts.normalized_excess || goals.iter().any(|g| g.deadlines.is_some());
+    let references: Vec<Option<Reference>> = workloads
+        .par_iter()
+        .map(|w| needs_reference.then(|| Reference::of(w)).transpose())
+        .collect::<Result<_, _>>()?;
+    let pairs: Vec<(&Workload, Option<&Reference>, &CompiledGoal)> = workloads
+        .iter()
+        .zip(&references)
+        .flat_map(|(w, r)| goals.iter().map(move |g| (w, r.as_ref(), g)))
+        .collect();
+    pairs
+        .par_iter()
+        .map(|(w, reference, goal)| {
+            let fair = opts
+                .fairness
+                .then(|| goal.fairshare.or(any_fair.then_some(Decay::CPLANT)))
+                .flatten();
+            let thresholds = reference
+                .filter(|_| opts.normalized_excess)
+                .map(|r| r.thresholds);
+            let report = run_measured(goal, w, reference.map(|r| &r.outcome), thresholds, fair)
+                .map(|(report, _)| report);
+            tick();
+            report
+        })
+        .collect()
+}
+
+/// The workload as `goal` runs it: split by its run-time limit, with
+/// deadlines when it states them (both are part of the goal). Deadlines
+/// come from `fcfs_backfill`, FCFS-backfill's run of `w`, made here when not
+/// given.
+pub fn goal_workload<'w>(
+    goal: &CompiledGoal,
+    w: &'w Workload,
+    fcfs_backfill_run: Option<&Outcome>,
+) -> Result<Cow<'w, Workload>, RunError> {
+    let mut w = Cow::Borrowed(w);
+    if let Some(limit) = goal.runtime_limit {
+        w = Cow::Owned(limit_runtime(&w, limit)?);
+    }
+    if let Some(spec) = &goal.deadlines {
+        // A given reference run is of the workload before any split; the
+        // language refuses a runtime limit with deadlines.
+        let made;
+        let easy = match fcfs_backfill_run.filter(|_| goal.runtime_limit.is_none()) {
+            Some(run) => run,
+            None => {
+                made = fcfs_backfill(&w)?;
+                &made
+            }
+        };
+        w = Cow::Owned(synthesize_from(&w, easy, spec));
+    }
+    Ok(w)
+}
+
+/// One goal on one workload, measured with the goal's own slowdown bound,
+/// given a reference run the normalized excessive waits, and given a decay
+/// the fairness measures.
+pub fn run_one(
+    goal: &CompiledGoal,
+    w: &Workload,
+    reference: Option<&Reference>,
+    fair: Option<Decay>,
+) -> Result<RunReport, RunError> {
+    let thresholds = reference.map(|r| r.thresholds);
+    run_measured(goal, w, reference.map(|r| &r.outcome), thresholds, fair).map(|(r, _)| r)
+}
+
+/// One goal on one workload, with its schedule (for `--schedule-out`):
+/// measured with the goal's slowdown bound only.
+pub fn run_goal(goal: &CompiledGoal, w: &Workload) -> Result<(RunReport, Outcome), RunError> {
+    run_measured(goal, w, None, None, None)
+}
+
+fn run_measured(
+    goal: &CompiledGoal,
+    w: &Workload,
+    fcfs_backfill_run: Option<&Outcome>,
+    thresholds: Option<Thresholds>,
+    fair: Option<Decay>,
+) -> Result<(RunReport, Outcome), RunError> {
+    let w = goal_workload(goal, w, fcfs_backfill_run)?;
+    let mut policy = goal.build();
+    let outcome = simulate(&w, policy.as_mut(), SimOptions::default())?;
+    // Measures read submit times: chunks were submitted when released.
+    let w = realized(&w, &outcome);
+    let w: &Workload = &w;
+    let opts = MeasureOptions { tau: goal.tau };
+    let m = measure(w, &outcome, opts);
+    let mut report = RunReport::new(
+        w,
+        goal.name.clone(),
+        goal.policy.to_string(),
+        outcome.epochs,
+        m,
+    );
+    report.excess = thresholds.map(|t| ExcessSummary {
+        max: normalized_excess(w, &outcome, t.max_wait),
+        p98: normalized_excess(w, &outcome, t.p98_wait),
+    });
+    report.search = outcome.search.as_ref().map(SearchSummary::from);
+    report.admission = goal
+        .deadlines
+        .map(|_| admission_measures(w, &outcome, opts));
+    report.fairness = fair.map(|d| fairness(w, &outcome, d));
+    Ok((report, outcome))
+}

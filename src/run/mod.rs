@@ -1,0 +1,38 @@
+//! The run layer: make a goal's workload, run it, measure it.
+//!
+//! It sits above the core ([`crate::sim`]), the policies and the measures,
+//! and below the language and the command line: [`workloads`] makes the
+//! workloads (traces or the model, windows, months, loads, load factors),
+//! [`reference`] the reference run of each (FCFS-backfill), [`deadlines`]
+//! QOPS's deadlines from it, and [`execute`] runs goals on workloads and
+//! measures them. `goalc simulate` and `goalc bench` both go through here.
+
+pub mod deadlines;
+pub mod execute;
+pub mod reference;
+pub mod workloads;
+
+pub use deadlines::DeadlineSpec;
+pub use execute::{expand_budgets, goal_workload, run_all, run_goal, run_one, RunOptions};
+pub use reference::{Reference, Thresholds};
+pub use workloads::{FactorBy, LoadBy, WindowSpec, WorkloadPlan};
+
+use crate::sim::SimError;
+use crate::workload::{model::ModelError, swf::SwfError, transform::TransformError};
+
+/// A run that could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A policy broke the core's rules: a bug, not bad input.
+    #[error(transparent)]
+    Sim(#[from] SimError),
+    #[error(transparent)]
+    Transform(#[from] TransformError),
+    #[error(transparent)]
+    Swf(#[from] SwfError),
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// Settings that cannot be run as given.
+    #[error("{0}")]
+    Invalid(String),
+}

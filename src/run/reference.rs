@@ -1,0 +1,51 @@
+//! The reference run of a workload: FCFS-backfill (EASY, FCFS order), from
+//! which GOAL's normalized excessive wait takes its thresholds and QOPS's
+//! deadlines their response times.
+
+use crate::measures::{measure, MeasureOptions};
+use crate::policy::{Dispatch, Order, PolicySpec};
+use crate::sim::{simulate, Outcome, SimError, SimOptions};
+use crate::workload::{Time, Workload};
+
+/// FCFS-backfill's schedule of `w`.
+pub fn fcfs_backfill(w: &Workload) -> Result<Outcome, SimError> {
+    let spec = PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs);
+    simulate(w, spec.build().as_mut(), SimOptions::default())
+}
+
+/// FCFS-backfill's maximum and 98th-percentile wait on a workload: the
+/// thresholds of the normalized excessive wait.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thresholds {
+    pub max_wait: Time,
+    pub p98_wait: Time,
+}
+
+impl Thresholds {
+    /// The thresholds of `w` from its FCFS-backfill schedule.
+    pub fn of(w: &Workload, fcfs_backfill: &Outcome) -> Self {
+        let m = measure(w, fcfs_backfill, MeasureOptions::default());
+        Thresholds {
+            max_wait: m.max_wait,
+            p98_wait: m.p98_wait,
+        }
+    }
+}
+
+/// A workload's reference run and what is derived from it.
+#[derive(Debug, Clone)]
+pub struct Reference {
+    pub outcome: Outcome,
+    pub thresholds: Thresholds,
+}
+
+impl Reference {
+    pub fn of(w: &Workload) -> Result<Self, SimError> {
+        let outcome = fcfs_backfill(w)?;
+        let thresholds = Thresholds::of(w, &outcome);
+        Ok(Reference {
+            outcome,
+            thresholds,
+        })
+    }
+}

@@ -1,0 +1,367 @@
+//! The workloads a run is made on: a trace (or the built-in model), then
+//! the transforms in a fixed order (first jobs, exact estimates, window or
+//! calendar months, load, load factors). `goalc simulate` and `goalc bench`
+//! share this one pipeline.
+
+use super::RunError;
+use crate::units::parse_duration;
+use crate::workload::model::{self, ModelParams};
+use crate::workload::swf::{self, ReadOptions};
+use crate::workload::transform::{self, Window};
+use crate::workload::{Time, Workload};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// How `load` scales a workload's offered load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LoadBy {
+    /// Shrink inter-arrival times (the GOAL paper).
+    #[default]
+    Arrivals,
+    /// Stretch run times and estimates (the MOLD paper).
+    Runtimes,
+}
+
+/// How QOPS's load factors add load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FactorBy {
+    /// Duplicated jobs at random times, each higher factor a superset.
+    #[default]
+    Duplication,
+    /// Expanded run times.
+    Expansion,
+}
+
+impl LoadBy {
+    pub const NAMES: [&'static str; 2] = ["arrivals", "runtimes"];
+}
+
+impl FactorBy {
+    pub const NAMES: [&'static str; 2] = ["duplication", "expansion"];
+}
+
+impl FromStr for LoadBy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "arrivals" => Ok(LoadBy::Arrivals),
+            "runtimes" => Ok(LoadBy::Runtimes),
+            _ => Err(format!("`{s}` is not arrivals or runtimes")),
+        }
+    }
+}
+
+impl FromStr for FactorBy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "duplication" => Ok(FactorBy::Duplication),
+            "expansion" => Ok(FactorBy::Expansion),
+            _ => Err(format!("`{s}` is not duplication or expansion")),
+        }
+    }
+}
+
+/// A measured window as a user gives it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowSpec {
+    /// Offsets from the first submit.
+    Offsets(Time, Time),
+    /// UTC calendar dates, the end exclusive.
+    Dates(chrono::NaiveDate, chrono::NaiveDate),
+}
+
+impl FromStr for WindowSpec {
+    type Err = String;
+
+    /// `30d..60d` (offsets) or `2002-12-01..2003-07-14` (dates).
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (a, b) = s.split_once("..").ok_or_else(|| {
+            format!("window `{s}` must be START..END, e.g. 30d..60d or 2002-12-01..2003-07-14")
+        })?;
+        let date = |x: &str| chrono::NaiveDate::parse_from_str(x.trim(), "%Y-%m-%d");
+        if let (Ok(from), Ok(to)) = (date(a), date(b)) {
+            if to <= from {
+                return Err(format!("window `{s}` ends before it starts"));
+            }
+            return Ok(WindowSpec::Dates(from, to));
+        }
+        let start = parse_duration(a).map_err(|e| e.to_string())?;
+        let end = parse_duration(b).map_err(|e| e.to_string())?;
+        if end <= start {
+            return Err(format!("window `{s}` ends before it starts"));
+        }
+        Ok(WindowSpec::Offsets(start, end))
+    }
+}
+
+/// Everything that makes the workloads of a run, as plain data.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkloadPlan {
+    /// Machine size overriding the traces' headers.
+    pub procs: Option<u32>,
+    /// The built-in model, used when there is no trace.
+    pub model: ModelParams,
+    /// Keep only the first N jobs of each trace.
+    pub first_jobs: Option<usize>,
+    /// Tell the scheduler exact run times instead of the users' estimates.
+    pub exact_estimates: bool,
+    pub window: Option<WindowSpec>,
+    /// Calendar months as measured windows: `all`, or 1-based numbers and
+    /// `YYYY-MM`, comma-separated.
+    pub months: Option<String>,
+    pub warmup: Time,
+    pub cooldown: Time,
+    /// Target offered load.
+    pub load: Option<f64>,
+    pub load_by: LoadBy,
+    /// QOPS load factors: one workload per factor.
+    pub load_factors: Vec<f64>,
+    pub factor_by: FactorBy,
+}
+
+impl Default for WorkloadPlan {
+    fn default() -> Self {
+        WorkloadPlan {
+            procs: None,
+            model: ModelParams::default(),
+            first_jobs: None,
+            exact_estimates: false,
+            window: None,
+            months: None,
+            warmup: 0,
+            cooldown: 0,
+            load: None,
+            load_by: LoadBy::default(),
+            load_factors: Vec::new(),
+            factor_by: FactorBy::default(),
+        }
+    }
+}
+
+impl WorkloadPlan {
+    /// Every workload of the plan: for each trace in order (the built-in
+    /// model when `traces` is empty), each month, each load factor. Traces
+    /// are read in parallel; the order is that of the arguments.
+    pub fn workloads(&self, traces: &[PathBuf]) -> Result<Vec<Workload>, RunError> {
+        self.check()?;
+        let sources: Vec<Option<&Path>> = if traces.is_empty() {
+            vec![None]
+        } else {
+            traces.iter().map(|t| Some(t.as_path())).collect()
+        };
+        Ok(sources
+            .par_iter()
+            .map(|t| self.from_source(*t))
+            .collect::<Result<Vec<_>, RunError>>()?
+            .into_iter()
+            .flatten()
+            .collect())
+    }
+
+    /// Settings that only make sense together.
+    fn check(&self) -> Result<(), RunError> {
+        if self.window.is_some() && self.months.is_some() {
+            return Err(RunError::Invalid(
+                "a window and calendar months exclude each other: give one".into(),
+            ));
+        }
+        if self.window.is_none()
+            && self.months.is_none()
+            && (self.warmup != 0 || self.cooldown != 0)
+        {
+            return Err(RunError::Invalid(
+                "--warmup and --cooldown go with --window (or --months)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The workloads made from one trace, or from the model.
+    fn from_source(&self, trace: Option<&Path>) -> Result<Vec<Workload>, RunError> {
+        let mut w = self.source(trace)?;
+        if let Some(n) = self.first_jobs {
+            w = transform::first_jobs(&w, n);
+        }
+        let bases = match &self.months {
+            Some(spec) => self.monthly(&w, spec)?,
+            None => {
+                let window = match self.window {
+                    None => None,
+                    Some(spec) => Some(self.window_of(&w, spec)?),
+                };
+                vec![self.shape(w, window)?]
+            }
+        };
+        if self.load_factors.is_empty() {
+            return Ok(bases);
+        }
+        let mut out = Vec::new();
+        for base in &bases {
+            for &f in &self.load_factors {
+                out.push(match self.factor_by {
+                    FactorBy::Duplication => transform::duplicate_load(base, f, 1)?,
+                    FactorBy::Expansion => transform::expand_load(base, f)?,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Reads a trace, or generates the model workload when there is none.
+    fn source(&self, trace: Option<&Path>) -> Result<Workload, RunError> {
+        match trace {
+            Some(path) => Ok(swf::read_path(path, &ReadOptions { procs: self.procs })?),
+            None => {
+                if self.procs.is_some() {
+                    return Err(RunError::Invalid(
+                        "--procs applies to traces; use --model-procs for the built-in model"
+                            .into(),
+                    ));
+                }
+                Ok(model::generate(&self.model)?)
+            }
+        }
+    }
+
+    fn window_of(&self, w: &Workload, spec: WindowSpec) -> Result<Window, RunError> {
+        let (start, end) = match spec {
+            WindowSpec::Offsets(a, b) => (a, b),
+            WindowSpec::Dates(from, to) => transform::date_offsets(w, from, to)?,
+        };
+        Ok(Window {
+            start,
+            end,
+            warmup: self.warmup,
+            cooldown: self.cooldown,
+        })
+    }
+
+    /// Estimates, window, load, in this order: the window is taken on the
+    /// trace's own time line, then its jobs (warm-up and cool-down included)
+    /// are scaled to the load.
+    fn shape(&self, mut w: Workload, window: Option<Window>) -> Result<Workload, RunError> {
+        if self.exact_estimates {
+            w = transform::exact_estimates(&w);
+        }
+        if let Some(win) = window {
+            w = transform::window(&w, win)?;
+        }
+        if w.jobs.is_empty() {
+            return Err(RunError::Invalid(format!(
+                "workload `{}` has no jobs to simulate",
+                w.name
+            )));
+        }
+        if let Some(load) = self.load {
+            w = match self.load_by {
+                LoadBy::Arrivals => transform::scale_load_by_arrivals(&w, load)?,
+                LoadBy::Runtimes => transform::scale_load_by_runtimes(&w, load)?,
+            };
+        }
+        Ok(w)
+    }
+
+    /// Each selected calendar month of `w` as the measured window, with the
+    /// warm-up and cool-down.
+    fn monthly(&self, w: &Workload, spec: &str) -> Result<Vec<Workload>, RunError> {
+        let months = transform::calendar_months(w)?;
+        let chosen: Vec<&(String, Time, Time)> = if spec.trim() == "all" {
+            months.iter().collect()
+        } else {
+            spec.split(',')
+                .map(|item| {
+                    let item = item.trim();
+                    let by_index = item
+                        .parse::<usize>()
+                        .ok()
+                        .and_then(|i| months.get(i.checked_sub(1)?));
+                    by_index
+                        .or_else(|| months.iter().find(|m| m.0 == item))
+                        .ok_or_else(|| {
+                            RunError::Invalid(format!(
+                                "--months: `{item}` is not a month of {} (it has {} months, {} to {}; \
+                                 give 1-based numbers, YYYY-MM, or all)",
+                                w.name,
+                                months.len(),
+                                months.first().map_or("-", |m| m.0.as_str()),
+                                months.last().map_or("-", |m| m.0.as_str())
+                            ))
+                        })
+                })
+                .collect::<Result<_, _>>()?
+        };
+        chosen
+            .into_iter()
+            .map(|(label, start, end)| {
+                let window = Window {
+                    start: *start,
+                    end: *end,
+                    warmup: self.warmup,
+                    cooldown: self.cooldown,
+                };
+                let mut m = self.shape(w.clone(), Some(window))?;
+                m.name = format!("{}:{label}", w.name);
+                Ok(m)
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_parse_as_offsets_or_dates() {
+        assert_eq!(
+            "30d..60d".parse::<WindowSpec>(),
+            Ok(WindowSpec::Offsets(30 * 86_400, 60 * 86_400))
+        );
+        assert!(matches!(
+            "2002-12-01..2003-07-15".parse::<WindowSpec>(),
+            Ok(WindowSpec::Dates(..))
+        ));
+        assert!("60d..30d"
+            .parse::<WindowSpec>()
+            .unwrap_err()
+            .contains("ends before"));
+        assert!("30d"
+            .parse::<WindowSpec>()
+            .unwrap_err()
+            .contains("START..END"));
+    }
+
+    #[test]
+    fn the_model_makes_one_workload_per_load_factor() {
+        let plan = WorkloadPlan {
+            model: ModelParams {
+                jobs: 200,
+                procs: 32,
+                seed: 3,
+            },
+            load_factors: vec![1.0, 1.5],
+            ..WorkloadPlan::default()
+        };
+        let ws = plan.workloads(&[]).unwrap();
+        assert_eq!(ws.len(), 2);
+        assert_eq!(ws[0].jobs.len(), 200);
+        assert!(ws[1].jobs.len() > ws[0].jobs.len());
+    }
+
+    #[test]
+    fn settings_that_need_each_other_are_refused() {
+        let plan = WorkloadPlan {
+            warmup: 86_400,
+            ..WorkloadPlan::default()
+        };
+        assert!(matches!(plan.workloads(&[]), Err(RunError::Invalid(_))));
+        let plan = WorkloadPlan {
+            procs: Some(64),
+            ..WorkloadPlan::default()
+        };
+        let e = plan.workloads(&[]).unwrap_err().to_string();
+        assert!(e.contains("--model-procs"), "{e}");
+    }
+}
