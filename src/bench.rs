@@ -6,6 +6,7 @@ use crate::measures::fairness::fairness;
 use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
 use crate::policy::admission::deadlines::synthesize;
 use crate::policy::fairshare::Decay;
+use crate::policy::search::SearchCost;
 use crate::policy::{Dispatch, Order, PolicySpec};
 use crate::report::{ExcessSummary, RunReport, SearchSummary};
 use crate::sim::{realized, simulate, SimError, SimOptions};
@@ -138,7 +139,10 @@ pub fn run_one(
         max: normalized_excess(w, &outcome, t.max_wait),
         p98: normalized_excess(w, &outcome, t.p98_wait),
     });
-    report.search = outcome.search.as_ref().map(SearchSummary::from);
+    // Wall-clock figures come from the policy, not the deterministic outcome.
+    report.search = SearchCost::from_stats(&policy.stats())
+        .as_ref()
+        .map(SearchSummary::from);
     report.admission = goal
         .deadlines
         .map(|_| admission_measures(w, &outcome, opts));

@@ -7,13 +7,18 @@
 //! through an [`Epoch`] and answers with the jobs to start now. The core
 //! never consults the language, and the policy never sees a job's actual run
 //! time, only its estimate, as a real scheduler would.
+//!
+//! The core sits just above [`crate::workload`] (and [`crate::units`]) and
+//! imports nothing else: policies, measures and reports are built on it,
+//! so none of them can change how it runs. A policy's own costs reach the
+//! reports through the generic [`Policy::stats`], not through the core.
 
 pub mod invariants;
 pub mod profile;
 
 use crate::workload::{Time, Workload};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 pub use profile::Profile;
 
@@ -68,9 +73,12 @@ pub trait Policy: Send {
     /// [`Epoch::start`].
     fn schedule(&mut self, epoch: &mut Epoch<'_>);
 
-    /// What searching cost, for policies that search.
-    fn search_cost(&self) -> Option<SearchCost> {
-        None
+    /// What the policy counted over the run, for reports. Asked by the
+    /// caller after the run, never by the core: the outcome holds only what
+    /// the same inputs always reproduce, and the statistics may hold
+    /// wall-clock samples.
+    fn stats(&self) -> PolicyStats {
+        PolicyStats::default()
     }
 
     /// Notice from the core: `job` started at `now` (after the epoch that
@@ -81,33 +89,31 @@ pub trait Policy: Send {
     fn job_finished(&mut self, _job: JobIdx, _jobs: &[JobInfo], _now: Time) {}
 }
 
-/// The cost of a searching policy over a run.
-#[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct SearchCost {
-    /// Epochs in which a search ran.
-    pub searches: u64,
-    /// Tree nodes visited in all searches.
-    pub node_visits: u64,
-    /// Wall-clock time of each search, microseconds (not deterministic; never
-    /// used for decisions).
-    #[serde(skip)]
-    pub epoch_micros: Vec<u64>,
+/// What a policy reports about its own work over a run, by name, so the
+/// core needs to know no policy's particular costs (a searching policy's
+/// node visits, say).
+#[derive(Debug, Clone, Default)]
+pub struct PolicyStats {
+    /// Deterministic counters: the same inputs give the same values.
+    pub counters: Vec<(&'static str, u64)>,
+    /// Wall-clock samples, e.g. one per epoch, in microseconds. They differ
+    /// from run to run, so they are kept apart from the counters and never
+    /// used for decisions.
+    pub timings: Vec<(&'static str, Vec<u64>)>,
 }
 
-/// Equal when the deterministic parts are: timings differ from run to run.
-impl PartialEq for SearchCost {
-    fn eq(&self, other: &Self) -> bool {
-        self.searches == other.searches && self.node_visits == other.node_visits
+impl PolicyStats {
+    /// The counter called `name`, if the policy keeps one.
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        self.counters.iter().find(|c| c.0 == name).map(|c| c.1)
     }
-}
 
-impl SearchCost {
-    /// A percentile of the search times in microseconds (nearest rank).
-    pub fn epoch_micros_percentile(&self, q: f64) -> u64 {
-        let mut v = self.epoch_micros.clone();
-        v.sort_unstable();
-        crate::measures::percentile(&v.iter().map(|&x| x as i64).collect::<Vec<_>>(), q)
-            .unwrap_or(0) as u64
+    /// The wall-clock samples called `name`, if the policy takes them.
+    pub fn timing(&self, name: &str) -> Option<&[u64]> {
+        self.timings
+            .iter()
+            .find(|t| t.0 == name)
+            .map(|t| t.1.as_slice())
     }
 }
 
@@ -230,6 +236,8 @@ pub struct Run {
 }
 
 /// Per-job results of a simulation, indexed like [`Workload::jobs`].
+/// Deterministic: the same inputs give an equal outcome, bit for bit; what a
+/// policy measured about itself is in [`Policy::stats`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     pub policy: String,
@@ -241,8 +249,6 @@ pub struct Outcome {
     pub releases: Vec<(JobIdx, Time)>,
     pub epochs: u64,
     pub audit: Option<Audit>,
-    /// What searching cost, for searching policies.
-    pub search: Option<SearchCost>,
 }
 
 /// The simulation failed: a policy broke the rules the core enforces.
@@ -474,17 +480,16 @@ pub fn simulate(
         releases,
         epochs,
         audit,
-        search: policy.search_cost(),
     })
 }
 
 /// For each job that a follow-on chunk follows, that chunk's index.
-fn successors(workload: &Workload) -> std::collections::HashMap<JobIdx, JobIdx> {
-    let mut out = std::collections::HashMap::new();
+fn successors(workload: &Workload) -> HashMap<JobIdx, JobIdx> {
+    let mut out = HashMap::new();
     if workload.jobs.iter().all(|j| j.follows.is_none()) {
         return out;
     }
-    let index: std::collections::HashMap<i64, JobIdx> = workload
+    let index: HashMap<i64, JobIdx> = workload
         .jobs
         .iter()
         .enumerate()
