@@ -276,211 +276,326 @@ pub fn simulate(
     policy: &mut dyn Policy,
     opts: SimOptions,
 ) -> Result<Outcome, SimError> {
-    let n = workload.jobs.len();
-    let mut infos: Vec<JobInfo> = workload
-        .jobs
-        .iter()
-        .map(|j| JobInfo {
-            submit: j.submit,
-            estimate: j.estimate.max(1),
-            procs: j.procs,
-            user: j.user,
-            group: j.group,
-            deadline: j.deadline,
-        })
-        .collect();
-    let runtimes: Vec<Time> = workload
-        .jobs
-        .iter()
-        .map(|j| j.sim_runtime().max(1))
-        .collect();
-    let successor = successors(workload);
-    let is_follower = |i: usize| workload.jobs[i].follows.is_some();
-    let mut releases: Vec<(JobIdx, Time)> = Vec::new();
-    let mut released: Vec<JobIdx> = Vec::new();
-    let mut incoming: Vec<JobIdx> = Vec::new();
-    let name = policy.name();
-    let mut runs: Vec<Option<Run>> = vec![None; n];
-    let mut audit = opts.audit.then(Audit::default);
+    Sim::new(workload, policy, opts).run()
+}
 
-    let mut next_arrival = 0usize;
-    let mut finish_queue: BinaryHeap<Reverse<(Time, JobIdx)>> = BinaryHeap::new();
-    let mut wakeups: BinaryHeap<Reverse<Time>> = BinaryHeap::new();
-    let mut waiting: Vec<JobIdx> = Vec::new();
-    let mut running: Vec<Running> = Vec::new();
-    let mut arrived: Vec<JobIdx> = Vec::new();
-    let mut finished: Vec<Finished> = Vec::new();
-    let mut is_waiting = vec![false; n];
-    let mut free = workload.procs;
-    let mut epochs = 0u64;
+/// What the policy may see of the system, kept apart from the rest of the
+/// simulation so a [`State`] can borrow it while the policy is borrowed
+/// mutably.
+struct Board {
+    procs: u32,
+    /// Processors free now.
+    free: u32,
+    jobs: Vec<JobInfo>,
+    /// Waiting jobs in arrival order.
+    waiting: Vec<JobIdx>,
+    /// Running jobs sorted by expected end (then job index).
+    running: Vec<Running>,
+    /// Jobs admitted at this instant.
+    arrived: Vec<JobIdx>,
+    /// Jobs finished at this instant.
+    finished: Vec<Finished>,
+}
 
-    // Follow-on chunks arrive when their predecessor ends, not by the trace.
-    while next_arrival < n && is_follower(next_arrival) {
-        next_arrival += 1;
+impl Board {
+    fn state(&self, now: Time) -> State<'_> {
+        State {
+            now,
+            procs: self.procs,
+            free: self.free,
+            jobs: &self.jobs,
+            waiting: &self.waiting,
+            running: &self.running,
+            arrived: &self.arrived,
+            finished: &self.finished,
+        }
     }
-    loop {
-        let next_submit = workload.jobs.get(next_arrival).map(|j| j.submit);
-        let next_finish = finish_queue.peek().map(|Reverse((t, _))| *t);
-        let next_wakeup = wakeups.peek().map(|Reverse(t)| *t);
-        let Some(now) = [next_submit, next_finish, next_wakeup]
+}
+
+/// One simulation in progress: the event loop's state, advanced one instant
+/// at a time by [`Sim::step`].
+struct Sim<'w, 'p> {
+    workload: &'w Workload,
+    policy: &'p mut dyn Policy,
+    name: String,
+    board: Board,
+    /// Actual run times, which only the core knows.
+    runtimes: Vec<Time>,
+    /// For each job a follow-on chunk follows, that chunk.
+    successor: HashMap<JobIdx, JobIdx>,
+    /// Trace jobs not yet arrived start here (follow-on chunks are skipped:
+    /// they arrive when released).
+    next_arrival: usize,
+    finish_queue: BinaryHeap<Reverse<(Time, JobIdx)>>,
+    wakeups: BinaryHeap<Reverse<Time>>,
+    is_waiting: Vec<bool>,
+    /// Chunks released by this instant's finishes.
+    released: Vec<JobIdx>,
+    /// Jobs arriving at this instant, before admission.
+    incoming: Vec<JobIdx>,
+    /// Reused across epochs for the jobs the policy starts.
+    started: Vec<JobIdx>,
+    runs: Vec<Option<Run>>,
+    releases: Vec<(JobIdx, Time)>,
+    epochs: u64,
+    audit: Option<Audit>,
+}
+
+impl<'w, 'p> Sim<'w, 'p> {
+    fn new(workload: &'w Workload, policy: &'p mut dyn Policy, opts: SimOptions) -> Self {
+        let n = workload.jobs.len();
+        let jobs = workload
+            .jobs
+            .iter()
+            .map(|j| JobInfo {
+                submit: j.submit,
+                estimate: j.estimate.max(1),
+                procs: j.procs,
+                user: j.user,
+                group: j.group,
+                deadline: j.deadline,
+            })
+            .collect();
+        let runtimes = workload
+            .jobs
+            .iter()
+            .map(|j| j.sim_runtime().max(1))
+            .collect();
+        let successor = successors(workload);
+        let name = policy.name();
+        let mut sim = Sim {
+            workload,
+            policy,
+            name,
+            board: Board {
+                procs: workload.procs,
+                free: workload.procs,
+                jobs,
+                waiting: Vec::new(),
+                running: Vec::new(),
+                arrived: Vec::new(),
+                finished: Vec::new(),
+            },
+            runtimes,
+            successor,
+            next_arrival: 0,
+            finish_queue: BinaryHeap::new(),
+            wakeups: BinaryHeap::new(),
+            is_waiting: vec![false; n],
+            released: Vec::new(),
+            incoming: Vec::new(),
+            started: Vec::new(),
+            runs: vec![None; n],
+            releases: Vec::new(),
+            epochs: 0,
+            audit: opts.audit.then(Audit::default),
+        };
+        sim.skip_followers();
+        sim
+    }
+
+    /// Runs to the end: at every instant, finishes, then arrivals, then one
+    /// epoch and its starts.
+    fn run(mut self) -> Result<Outcome, SimError> {
+        while let Some(now) = self.next_instant() {
+            self.step(now)?;
+        }
+        Ok(Outcome {
+            policy: self.name,
+            runs: self.runs,
+            releases: self.releases,
+            epochs: self.epochs,
+            audit: self.audit,
+        })
+    }
+
+    fn step(&mut self, now: Time) -> Result<(), SimError> {
+        self.apply_finishes(now);
+        self.admit_arrivals(now);
+        self.run_epoch(now)?;
+        self.apply_starts(now)?;
+        self.check_stalled(now)
+    }
+
+    /// Follow-on chunks arrive when their predecessor ends, not by the trace.
+    fn skip_followers(&mut self) {
+        let jobs = &self.workload.jobs;
+        while self.next_arrival < jobs.len() && jobs[self.next_arrival].follows.is_some() {
+            self.next_arrival += 1;
+        }
+    }
+
+    /// The next instant where a job arrives or ends or the policy asked to
+    /// be woken, `None` when nothing is left; wake-ups up to it are spent.
+    fn next_instant(&mut self) -> Option<Time> {
+        let next_submit = self.workload.jobs.get(self.next_arrival).map(|j| j.submit);
+        let next_finish = self.finish_queue.peek().map(|Reverse((t, _))| *t);
+        let next_wakeup = self.wakeups.peek().map(|Reverse(t)| *t);
+        let now = [next_submit, next_finish, next_wakeup]
             .into_iter()
             .flatten()
-            .min()
-        else {
-            break;
-        };
-        while wakeups.peek().is_some_and(|Reverse(t)| *t <= now) {
-            wakeups.pop();
+            .min()?;
+        while self.wakeups.peek().is_some_and(|Reverse(t)| *t <= now) {
+            self.wakeups.pop();
         }
+        Some(now)
+    }
 
-        finished.clear();
-        released.clear();
-        while let Some(&Reverse((t, job))) = finish_queue.peek() {
+    /// Ends the jobs that end at `now`, telling the policy, and notes the
+    /// chunks their ends release.
+    fn apply_finishes(&mut self, now: Time) {
+        let b = &mut self.board;
+        b.finished.clear();
+        self.released.clear();
+        while let Some(&Reverse((t, job))) = self.finish_queue.peek() {
             if t != now {
                 break;
             }
-            finish_queue.pop();
-            policy.job_finished(job, &infos, now);
-            if let Some(next) = successor.get(&job) {
-                released.push(*next);
+            self.finish_queue.pop();
+            self.policy.job_finished(job, &b.jobs, now);
+            if let Some(next) = self.successor.get(&job) {
+                self.released.push(*next);
             }
-            let info = &infos[job as usize];
-            free += info.procs;
-            let start = runs[job as usize].map(|r| r.start).unwrap_or(now);
+            let info = &b.jobs[job as usize];
+            b.free += info.procs;
+            let start = self.runs[job as usize].map(|r| r.start).unwrap_or(now);
             let key = Running {
                 expected_end: start + info.estimate,
                 job,
                 start,
             };
-            if let Ok(pos) = running.binary_search(&key) {
-                running.remove(pos);
+            if let Ok(pos) = b.running.binary_search(&key) {
+                b.running.remove(pos);
             }
-            finished.push(Finished {
+            b.finished.push(Finished {
                 job,
                 start,
                 early: now < key.expected_end,
             });
         }
+    }
 
-        incoming.clear();
-        while let Some(j) = workload.jobs.get(next_arrival) {
+    /// Offers the trace's jobs submitted at `now`, then the chunks released
+    /// at `now`, to the policy's admission, in that order.
+    fn admit_arrivals(&mut self, now: Time) {
+        self.incoming.clear();
+        while let Some(j) = self.workload.jobs.get(self.next_arrival) {
             if j.submit != now {
                 break;
             }
-            incoming.push(next_arrival as JobIdx);
-            next_arrival += 1;
-            while next_arrival < n && is_follower(next_arrival) {
-                next_arrival += 1;
-            }
+            self.incoming.push(self.next_arrival as JobIdx);
+            self.next_arrival += 1;
+            self.skip_followers();
         }
         // Chunks released by this instant's finishes arrive after the trace's jobs.
-        for &job in &released {
-            infos[job as usize].submit = now;
-            releases.push((job, now));
+        for &job in &self.released {
+            self.board.jobs[job as usize].submit = now;
+            self.releases.push((job, now));
         }
-        incoming.extend_from_slice(&released);
-        arrived.clear();
-        for &job in &incoming {
-            let state = State {
-                now,
-                procs: workload.procs,
-                free,
-                jobs: &infos,
-                waiting: &waiting,
-                running: &running,
-                arrived: &arrived,
-                finished: &finished,
-            };
-            if policy.admit(job, &state) {
-                is_waiting[job as usize] = true;
-                waiting.push(job);
-                arrived.push(job);
+        self.incoming.extend_from_slice(&self.released);
+        self.board.arrived.clear();
+        for &job in &self.incoming {
+            if self.policy.admit(job, &self.board.state(now)) {
+                self.is_waiting[job as usize] = true;
+                self.board.waiting.push(job);
+                self.board.arrived.push(job);
             }
         }
+    }
 
-        if let Some(a) = audit.as_mut() {
+    /// One scheduling epoch: the policy's starts are left in `self.started`.
+    fn run_epoch(&mut self, now: Time) -> Result<(), SimError> {
+        if let Some(a) = self.audit.as_mut() {
             a.epochs.push(now);
         }
+        let mut started = std::mem::take(&mut self.started);
+        started.clear();
         let mut epoch = Epoch {
-            state: State {
-                now,
-                procs: workload.procs,
-                free,
-                jobs: &infos,
-                waiting: &waiting,
-                running: &running,
-                arrived: &arrived,
-                finished: &finished,
-            },
-            free_left: free,
-            started: Vec::new(),
+            state: self.board.state(now),
+            free_left: self.board.free,
+            started,
             wake_at: None,
             violation: None,
-            audit: audit.as_mut(),
-            epoch_index: epochs,
+            audit: self.audit.as_mut(),
+            epoch_index: self.epochs,
         };
-        policy.schedule(&mut epoch);
-        epochs += 1;
+        self.policy.schedule(&mut epoch);
+        self.epochs += 1;
         let Epoch {
             started,
             violation,
             wake_at,
             ..
         } = epoch;
+        self.started = started;
         if let Some(t) = wake_at {
-            wakeups.push(Reverse(t));
+            self.wakeups.push(Reverse(t));
         }
-        if let Some(message) = violation {
-            return Err(SimError::PolicyViolation {
-                policy: name,
-                message,
-            });
-        }
-
-        if !started.is_empty() {
-            for &job in &started {
-                let idx = job as usize;
-                if !is_waiting[idx] {
-                    return Err(SimError::PolicyViolation {
-                        policy: name,
-                        message: format!("started job {job} at {now}, which is not waiting"),
-                    });
-                }
-                is_waiting[idx] = false;
-                let info = &infos[idx];
-                free -= info.procs;
-                let end = now + runtimes[idx];
-                runs[idx] = Some(Run { start: now, end });
-                let r = Running {
-                    expected_end: now + info.estimate,
-                    job,
-                    start: now,
-                };
-                let pos = running.partition_point(|x| *x < r);
-                running.insert(pos, r);
-                finish_queue.push(Reverse((end, job)));
-                policy.job_started(job, &infos, now);
-            }
-            waiting.retain(|&j| is_waiting[j as usize]);
-        }
-
-        if finish_queue.is_empty() && wakeups.is_empty() && next_arrival == n && !waiting.is_empty()
-        {
-            return Err(SimError::Stalled {
-                policy: name,
-                waiting: waiting.len(),
-                now,
-            });
+        match violation {
+            Some(message) => Err(self.violation(message)),
+            None => Ok(()),
         }
     }
 
-    Ok(Outcome {
-        policy: name,
-        runs,
-        releases,
-        epochs,
-        audit,
-    })
+    /// Starts the jobs the epoch started, telling the policy.
+    fn apply_starts(&mut self, now: Time) -> Result<(), SimError> {
+        if self.started.is_empty() {
+            return Ok(());
+        }
+        let b = &mut self.board;
+        for &job in &self.started {
+            let idx = job as usize;
+            if !self.is_waiting[idx] {
+                let message = format!("started job {job} at {now}, which is not waiting");
+                return Err(SimError::PolicyViolation {
+                    policy: self.name.clone(),
+                    message,
+                });
+            }
+            self.is_waiting[idx] = false;
+            let info = &b.jobs[idx];
+            b.free -= info.procs;
+            let end = now + self.runtimes[idx];
+            self.runs[idx] = Some(Run { start: now, end });
+            let r = Running {
+                expected_end: now + info.estimate,
+                job,
+                start: now,
+            };
+            let pos = b.running.partition_point(|x| *x < r);
+            b.running.insert(pos, r);
+            self.finish_queue.push(Reverse((end, job)));
+            self.policy.job_started(job, &b.jobs, now);
+        }
+        let is_waiting = &self.is_waiting;
+        b.waiting.retain(|&j| is_waiting[j as usize]);
+        Ok(())
+    }
+
+    /// Nothing left to happen while jobs still wait: the policy will never
+    /// start them.
+    fn check_stalled(&self, now: Time) -> Result<(), SimError> {
+        let b = &self.board;
+        if self.finish_queue.is_empty()
+            && self.wakeups.is_empty()
+            && self.next_arrival == self.workload.jobs.len()
+            && !b.waiting.is_empty()
+        {
+            return Err(SimError::Stalled {
+                policy: self.name.clone(),
+                waiting: b.waiting.len(),
+                now,
+            });
+        }
+        Ok(())
+    }
+
+    fn violation(&self, message: String) -> SimError {
+        SimError::PolicyViolation {
+            policy: self.name.clone(),
+            message,
+        }
+    }
 }
 
 /// For each job that a follow-on chunk follows, that chunk's index.
