@@ -3,7 +3,7 @@
 
 use crate::measures::fairness::Fairness;
 use crate::measures::{AdmissionMeasures, Excess, Measures};
-use crate::sim::SearchCost;
+use crate::policy::search::SearchCost;
 use crate::workload::Workload;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -83,10 +83,18 @@ impl From<&SearchCost> for SearchSummary {
         SearchSummary {
             searches: c.searches,
             node_visits: c.node_visits,
-            p50_epoch_us: c.epoch_micros_percentile(0.5),
-            p99_epoch_us: c.epoch_micros_percentile(0.99),
+            p50_epoch_us: epoch_micros_percentile(c, 0.5),
+            p99_epoch_us: epoch_micros_percentile(c, 0.99),
         }
     }
+}
+
+/// A nearest-rank percentile of the search times in microseconds, 0 when
+/// nothing was searched.
+fn epoch_micros_percentile(c: &SearchCost, q: f64) -> u64 {
+    let mut v: Vec<i64> = c.epoch_micros.iter().map(|&x| x as i64).collect();
+    v.sort_unstable();
+    crate::measures::percentile(&v, q).unwrap_or(0) as u64
 }
 
 impl RunReport {

@@ -22,7 +22,6 @@ fn outcome(runs: Vec<Option<Run>>) -> Outcome {
         releases: vec![],
         epochs: 0,
         audit: None,
-        search: None,
     }
 }
 

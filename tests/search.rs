@@ -5,10 +5,10 @@ mod common;
 use common::tiny;
 use goalc::policy::objective::{Difference, Measure, Model, Objective, Reference};
 use goalc::policy::search::traverse::Traversal;
-use goalc::policy::search::{SearchPolicy, SearchSpec};
+use goalc::policy::search::{SearchCost, SearchPolicy, SearchSpec};
 use goalc::policy::Order;
 use goalc::sim::invariants::check_schedule;
-use goalc::sim::{simulate, SimOptions};
+use goalc::sim::{simulate, Policy, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};
 use goalc::workload::transform::exact_estimates;
 
@@ -144,7 +144,7 @@ fn search_keeps_the_core_invariants_on_generated_traces() {
                 let o = simulate(&w, &mut p, SimOptions::default()).unwrap();
                 check_schedule(&w, &o).unwrap_or_else(|e| panic!("{name} {model:?}: {e:?}"));
                 assert!(o.runs.iter().all(Option::is_some));
-                let cost = o.search.unwrap();
+                let cost = SearchCost::from_stats(&p.stats()).unwrap();
                 assert!(cost.searches > 0 && cost.node_visits >= cost.searches);
             }
         }

@@ -37,6 +37,11 @@
 //! schedule of the jobs ahead of it, not a simulation from scratch.
 
 use super::{width_class, width_classes};
+// The FST is defined by a reference schedule, so the measure runs the
+// policies' own mechanisms (the usage ledger, list placement) rather than
+// copies that could drift from them. Measures sit above policies
+// (workload -> sim -> policy -> measures) and no policy imports a measure,
+// so this is no loop.
 use crate::policy::fairshare::{Decay, UsageLedger};
 use crate::policy::list::take_earliest;
 use crate::sim::{JobIdx, JobInfo, Outcome};

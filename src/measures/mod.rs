@@ -5,6 +5,13 @@
 //! (utilization, loss of capacity) count every job's use of the machine
 //! within the measured jobs' time span, so a window is judged by the load the
 //! machine really carried.
+//!
+//! Measures read outcomes of the core ([`crate::sim`]) and may use policy
+//! mechanisms to build reference schedules (FAIR's fair start time is a list
+//! schedule in fairshare order, see [`fairness`]); neither the core nor any
+//! policy imports a measure, so a policy cannot depend on how it is judged.
+//! A search objective's own measures are planned ones, over one epoch, and
+//! live with the search ([`crate::policy::objective`]).
 
 pub mod fairness;
 

@@ -9,6 +9,7 @@ use crate::lang::CompiledGoal;
 use crate::measures::fairness::fairness;
 use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
 use crate::policy::fairshare::Decay;
+use crate::policy::search::SearchCost;
 use crate::report::{ExcessSummary, RunReport, SearchSummary};
 use crate::sim::{realized, simulate, Outcome, SimOptions};
 use crate::workload::transform::limit_runtime;
@@ -170,7 +171,10 @@ fn run_measured(
         max: normalized_excess(w, &outcome, t.max_wait),
         p98: normalized_excess(w, &outcome, t.p98_wait),
     });
-    report.search = outcome.search.as_ref().map(SearchSummary::from);
+    // Wall-clock figures come from the policy, not the deterministic outcome.
+    report.search = SearchCost::from_stats(&policy.stats())
+        .as_ref()
+        .map(SearchSummary::from);
     report.admission = goal
         .deadlines
         .map(|_| admission_measures(w, &outcome, opts));

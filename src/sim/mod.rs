@@ -7,13 +7,18 @@
 //! through an [`Epoch`] and answers with the jobs to start now. The core
 //! never consults the language, and the policy never sees a job's actual run
 //! time, only its estimate, as a real scheduler would.
+//!
+//! The core sits just above [`crate::workload`] (and [`crate::units`]) and
+//! imports nothing else: policies, measures and reports are built on it,
+//! so none of them can change how it runs. A policy's own costs reach the
+//! reports through the generic [`Policy::stats`], not through the core.
 
 pub mod invariants;
 pub mod profile;
 
 use crate::workload::{Time, Workload};
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, HashMap};
 
 pub use profile::Profile;
 
@@ -68,9 +73,12 @@ pub trait Policy: Send {
     /// [`Epoch::start`].
     fn schedule(&mut self, epoch: &mut Epoch<'_>);
 
-    /// What searching cost, for policies that search.
-    fn search_cost(&self) -> Option<SearchCost> {
-        None
+    /// What the policy counted over the run, for reports. Asked by the
+    /// caller after the run, never by the core: the outcome holds only what
+    /// the same inputs always reproduce, and the statistics may hold
+    /// wall-clock samples.
+    fn stats(&self) -> PolicyStats {
+        PolicyStats::default()
     }
 
     /// Notice from the core: `job` started at `now` (after the epoch that
@@ -81,33 +89,31 @@ pub trait Policy: Send {
     fn job_finished(&mut self, _job: JobIdx, _jobs: &[JobInfo], _now: Time) {}
 }
 
-/// The cost of a searching policy over a run.
-#[derive(Debug, Clone, Default, serde::Serialize)]
-pub struct SearchCost {
-    /// Epochs in which a search ran.
-    pub searches: u64,
-    /// Tree nodes visited in all searches.
-    pub node_visits: u64,
-    /// Wall-clock time of each search, microseconds (not deterministic; never
-    /// used for decisions).
-    #[serde(skip)]
-    pub epoch_micros: Vec<u64>,
+/// What a policy reports about its own work over a run, by name, so the
+/// core needs to know no policy's particular costs (a searching policy's
+/// node visits, say).
+#[derive(Debug, Clone, Default)]
+pub struct PolicyStats {
+    /// Deterministic counters: the same inputs give the same values.
+    pub counters: Vec<(&'static str, u64)>,
+    /// Wall-clock samples, e.g. one per epoch, in microseconds. They differ
+    /// from run to run, so they are kept apart from the counters and never
+    /// used for decisions.
+    pub timings: Vec<(&'static str, Vec<u64>)>,
 }
 
-/// Equal when the deterministic parts are: timings differ from run to run.
-impl PartialEq for SearchCost {
-    fn eq(&self, other: &Self) -> bool {
-        self.searches == other.searches && self.node_visits == other.node_visits
+impl PolicyStats {
+    /// The counter called `name`, if the policy keeps one.
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        self.counters.iter().find(|c| c.0 == name).map(|c| c.1)
     }
-}
 
-impl SearchCost {
-    /// A percentile of the search times in microseconds (nearest rank).
-    pub fn epoch_micros_percentile(&self, q: f64) -> u64 {
-        let mut v = self.epoch_micros.clone();
-        v.sort_unstable();
-        crate::measures::percentile(&v.iter().map(|&x| x as i64).collect::<Vec<_>>(), q)
-            .unwrap_or(0) as u64
+    /// The wall-clock samples called `name`, if the policy takes them.
+    pub fn timing(&self, name: &str) -> Option<&[u64]> {
+        self.timings
+            .iter()
+            .find(|t| t.0 == name)
+            .map(|t| t.1.as_slice())
     }
 }
 
@@ -230,6 +236,8 @@ pub struct Run {
 }
 
 /// Per-job results of a simulation, indexed like [`Workload::jobs`].
+/// Deterministic: the same inputs give an equal outcome, bit for bit; what a
+/// policy measured about itself is in [`Policy::stats`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
     pub policy: String,
@@ -241,8 +249,6 @@ pub struct Outcome {
     pub releases: Vec<(JobIdx, Time)>,
     pub epochs: u64,
     pub audit: Option<Audit>,
-    /// What searching cost, for searching policies.
-    pub search: Option<SearchCost>,
 }
 
 /// The simulation failed: a policy broke the rules the core enforces.
@@ -270,221 +276,335 @@ pub fn simulate(
     policy: &mut dyn Policy,
     opts: SimOptions,
 ) -> Result<Outcome, SimError> {
-    let n = workload.jobs.len();
-    let mut infos: Vec<JobInfo> = workload
-        .jobs
-        .iter()
-        .map(|j| JobInfo {
-            submit: j.submit,
-            estimate: j.estimate.max(1),
-            procs: j.procs,
-            user: j.user,
-            group: j.group,
-            deadline: j.deadline,
-        })
-        .collect();
-    let runtimes: Vec<Time> = workload
-        .jobs
-        .iter()
-        .map(|j| j.sim_runtime().max(1))
-        .collect();
-    let successor = successors(workload);
-    let is_follower = |i: usize| workload.jobs[i].follows.is_some();
-    let mut releases: Vec<(JobIdx, Time)> = Vec::new();
-    let mut released: Vec<JobIdx> = Vec::new();
-    let mut incoming: Vec<JobIdx> = Vec::new();
-    let name = policy.name();
-    let mut runs: Vec<Option<Run>> = vec![None; n];
-    let mut audit = opts.audit.then(Audit::default);
+    Sim::new(workload, policy, opts).run()
+}
 
-    let mut next_arrival = 0usize;
-    let mut finish_queue: BinaryHeap<Reverse<(Time, JobIdx)>> = BinaryHeap::new();
-    let mut wakeups: BinaryHeap<Reverse<Time>> = BinaryHeap::new();
-    let mut waiting: Vec<JobIdx> = Vec::new();
-    let mut running: Vec<Running> = Vec::new();
-    let mut arrived: Vec<JobIdx> = Vec::new();
-    let mut finished: Vec<Finished> = Vec::new();
-    let mut is_waiting = vec![false; n];
-    let mut free = workload.procs;
-    let mut epochs = 0u64;
+/// What the policy may see of the system, kept apart from the rest of the
+/// simulation so a [`State`] can borrow it while the policy is borrowed
+/// mutably.
+struct Board {
+    procs: u32,
+    /// Processors free now.
+    free: u32,
+    jobs: Vec<JobInfo>,
+    /// Waiting jobs in arrival order.
+    waiting: Vec<JobIdx>,
+    /// Running jobs sorted by expected end (then job index).
+    running: Vec<Running>,
+    /// Jobs admitted at this instant.
+    arrived: Vec<JobIdx>,
+    /// Jobs finished at this instant.
+    finished: Vec<Finished>,
+}
 
-    // Follow-on chunks arrive when their predecessor ends, not by the trace.
-    while next_arrival < n && is_follower(next_arrival) {
-        next_arrival += 1;
+impl Board {
+    fn state(&self, now: Time) -> State<'_> {
+        State {
+            now,
+            procs: self.procs,
+            free: self.free,
+            jobs: &self.jobs,
+            waiting: &self.waiting,
+            running: &self.running,
+            arrived: &self.arrived,
+            finished: &self.finished,
+        }
     }
-    loop {
-        let next_submit = workload.jobs.get(next_arrival).map(|j| j.submit);
-        let next_finish = finish_queue.peek().map(|Reverse((t, _))| *t);
-        let next_wakeup = wakeups.peek().map(|Reverse(t)| *t);
-        let Some(now) = [next_submit, next_finish, next_wakeup]
+}
+
+/// One simulation in progress: the event loop's state, advanced one instant
+/// at a time by [`Sim::step`].
+struct Sim<'w, 'p> {
+    workload: &'w Workload,
+    policy: &'p mut dyn Policy,
+    name: String,
+    board: Board,
+    /// Actual run times, which only the core knows.
+    runtimes: Vec<Time>,
+    /// For each job a follow-on chunk follows, that chunk.
+    successor: HashMap<JobIdx, JobIdx>,
+    /// Trace jobs not yet arrived start here (follow-on chunks are skipped:
+    /// they arrive when released).
+    next_arrival: usize,
+    finish_queue: BinaryHeap<Reverse<(Time, JobIdx)>>,
+    wakeups: BinaryHeap<Reverse<Time>>,
+    is_waiting: Vec<bool>,
+    /// Chunks released by this instant's finishes.
+    released: Vec<JobIdx>,
+    /// Jobs arriving at this instant, before admission.
+    incoming: Vec<JobIdx>,
+    /// Reused across epochs for the jobs the policy starts.
+    started: Vec<JobIdx>,
+    runs: Vec<Option<Run>>,
+    releases: Vec<(JobIdx, Time)>,
+    epochs: u64,
+    audit: Option<Audit>,
+}
+
+impl<'w, 'p> Sim<'w, 'p> {
+    fn new(workload: &'w Workload, policy: &'p mut dyn Policy, opts: SimOptions) -> Self {
+        let n = workload.jobs.len();
+        let jobs = workload
+            .jobs
+            .iter()
+            .map(|j| JobInfo {
+                submit: j.submit,
+                estimate: j.estimate.max(1),
+                procs: j.procs,
+                user: j.user,
+                group: j.group,
+                deadline: j.deadline,
+            })
+            .collect();
+        let runtimes = workload
+            .jobs
+            .iter()
+            .map(|j| j.sim_runtime().max(1))
+            .collect();
+        let successor = successors(workload);
+        let name = policy.name();
+        let mut sim = Sim {
+            workload,
+            policy,
+            name,
+            board: Board {
+                procs: workload.procs,
+                free: workload.procs,
+                jobs,
+                waiting: Vec::new(),
+                running: Vec::new(),
+                arrived: Vec::new(),
+                finished: Vec::new(),
+            },
+            runtimes,
+            successor,
+            next_arrival: 0,
+            finish_queue: BinaryHeap::new(),
+            wakeups: BinaryHeap::new(),
+            is_waiting: vec![false; n],
+            released: Vec::new(),
+            incoming: Vec::new(),
+            started: Vec::new(),
+            runs: vec![None; n],
+            releases: Vec::new(),
+            epochs: 0,
+            audit: opts.audit.then(Audit::default),
+        };
+        sim.skip_followers();
+        sim
+    }
+
+    /// Runs to the end: at every instant, finishes, then arrivals, then one
+    /// epoch and its starts.
+    fn run(mut self) -> Result<Outcome, SimError> {
+        while let Some(now) = self.next_instant() {
+            self.step(now)?;
+        }
+        Ok(Outcome {
+            policy: self.name,
+            runs: self.runs,
+            releases: self.releases,
+            epochs: self.epochs,
+            audit: self.audit,
+        })
+    }
+
+    fn step(&mut self, now: Time) -> Result<(), SimError> {
+        self.apply_finishes(now);
+        self.admit_arrivals(now);
+        self.run_epoch(now)?;
+        self.apply_starts(now)?;
+        self.check_stalled(now)
+    }
+
+    /// Follow-on chunks arrive when their predecessor ends, not by the trace.
+    fn skip_followers(&mut self) {
+        let jobs = &self.workload.jobs;
+        while self.next_arrival < jobs.len() && jobs[self.next_arrival].follows.is_some() {
+            self.next_arrival += 1;
+        }
+    }
+
+    /// The next instant where a job arrives or ends or the policy asked to
+    /// be woken, `None` when nothing is left; wake-ups up to it are spent.
+    fn next_instant(&mut self) -> Option<Time> {
+        let next_submit = self.workload.jobs.get(self.next_arrival).map(|j| j.submit);
+        let next_finish = self.finish_queue.peek().map(|Reverse((t, _))| *t);
+        let next_wakeup = self.wakeups.peek().map(|Reverse(t)| *t);
+        let now = [next_submit, next_finish, next_wakeup]
             .into_iter()
             .flatten()
-            .min()
-        else {
-            break;
-        };
-        while wakeups.peek().is_some_and(|Reverse(t)| *t <= now) {
-            wakeups.pop();
+            .min()?;
+        while self.wakeups.peek().is_some_and(|Reverse(t)| *t <= now) {
+            self.wakeups.pop();
         }
+        Some(now)
+    }
 
-        finished.clear();
-        released.clear();
-        while let Some(&Reverse((t, job))) = finish_queue.peek() {
+    /// Ends the jobs that end at `now`, telling the policy, and notes the
+    /// chunks their ends release.
+    fn apply_finishes(&mut self, now: Time) {
+        let b = &mut self.board;
+        b.finished.clear();
+        self.released.clear();
+        while let Some(&Reverse((t, job))) = self.finish_queue.peek() {
             if t != now {
                 break;
             }
-            finish_queue.pop();
-            policy.job_finished(job, &infos, now);
-            if let Some(next) = successor.get(&job) {
-                released.push(*next);
+            self.finish_queue.pop();
+            self.policy.job_finished(job, &b.jobs, now);
+            if let Some(next) = self.successor.get(&job) {
+                self.released.push(*next);
             }
-            let info = &infos[job as usize];
-            free += info.procs;
-            let start = runs[job as usize].map(|r| r.start).unwrap_or(now);
+            let info = &b.jobs[job as usize];
+            b.free += info.procs;
+            let start = self.runs[job as usize].map(|r| r.start).unwrap_or(now);
             let key = Running {
                 expected_end: start + info.estimate,
                 job,
                 start,
             };
-            if let Ok(pos) = running.binary_search(&key) {
-                running.remove(pos);
+            if let Ok(pos) = b.running.binary_search(&key) {
+                b.running.remove(pos);
             }
-            finished.push(Finished {
+            b.finished.push(Finished {
                 job,
                 start,
                 early: now < key.expected_end,
             });
         }
+    }
 
-        incoming.clear();
-        while let Some(j) = workload.jobs.get(next_arrival) {
+    /// Offers the trace's jobs submitted at `now`, then the chunks released
+    /// at `now`, to the policy's admission, in that order.
+    fn admit_arrivals(&mut self, now: Time) {
+        self.incoming.clear();
+        while let Some(j) = self.workload.jobs.get(self.next_arrival) {
             if j.submit != now {
                 break;
             }
-            incoming.push(next_arrival as JobIdx);
-            next_arrival += 1;
-            while next_arrival < n && is_follower(next_arrival) {
-                next_arrival += 1;
-            }
+            self.incoming.push(self.next_arrival as JobIdx);
+            self.next_arrival += 1;
+            self.skip_followers();
         }
         // Chunks released by this instant's finishes arrive after the trace's jobs.
-        for &job in &released {
-            infos[job as usize].submit = now;
-            releases.push((job, now));
+        for &job in &self.released {
+            self.board.jobs[job as usize].submit = now;
+            self.releases.push((job, now));
         }
-        incoming.extend_from_slice(&released);
-        arrived.clear();
-        for &job in &incoming {
-            let state = State {
-                now,
-                procs: workload.procs,
-                free,
-                jobs: &infos,
-                waiting: &waiting,
-                running: &running,
-                arrived: &arrived,
-                finished: &finished,
-            };
-            if policy.admit(job, &state) {
-                is_waiting[job as usize] = true;
-                waiting.push(job);
-                arrived.push(job);
+        self.incoming.extend_from_slice(&self.released);
+        self.board.arrived.clear();
+        for &job in &self.incoming {
+            if self.policy.admit(job, &self.board.state(now)) {
+                self.is_waiting[job as usize] = true;
+                self.board.waiting.push(job);
+                self.board.arrived.push(job);
             }
         }
+    }
 
-        if let Some(a) = audit.as_mut() {
+    /// One scheduling epoch: the policy's starts are left in `self.started`.
+    fn run_epoch(&mut self, now: Time) -> Result<(), SimError> {
+        if let Some(a) = self.audit.as_mut() {
             a.epochs.push(now);
         }
+        let mut started = std::mem::take(&mut self.started);
+        started.clear();
         let mut epoch = Epoch {
-            state: State {
-                now,
-                procs: workload.procs,
-                free,
-                jobs: &infos,
-                waiting: &waiting,
-                running: &running,
-                arrived: &arrived,
-                finished: &finished,
-            },
-            free_left: free,
-            started: Vec::new(),
+            state: self.board.state(now),
+            free_left: self.board.free,
+            started,
             wake_at: None,
             violation: None,
-            audit: audit.as_mut(),
-            epoch_index: epochs,
+            audit: self.audit.as_mut(),
+            epoch_index: self.epochs,
         };
-        policy.schedule(&mut epoch);
-        epochs += 1;
+        self.policy.schedule(&mut epoch);
+        self.epochs += 1;
         let Epoch {
             started,
             violation,
             wake_at,
             ..
         } = epoch;
+        self.started = started;
         if let Some(t) = wake_at {
-            wakeups.push(Reverse(t));
+            self.wakeups.push(Reverse(t));
         }
-        if let Some(message) = violation {
-            return Err(SimError::PolicyViolation {
-                policy: name,
-                message,
-            });
+        match violation {
+            Some(message) => Err(self.violation(message)),
+            None => Ok(()),
         }
+    }
 
-        if !started.is_empty() {
-            for &job in &started {
-                let idx = job as usize;
-                if !is_waiting[idx] {
-                    return Err(SimError::PolicyViolation {
-                        policy: name,
-                        message: format!("started job {job} at {now}, which is not waiting"),
-                    });
-                }
-                is_waiting[idx] = false;
-                let info = &infos[idx];
-                free -= info.procs;
-                let end = now + runtimes[idx];
-                runs[idx] = Some(Run { start: now, end });
-                let r = Running {
-                    expected_end: now + info.estimate,
-                    job,
-                    start: now,
-                };
-                let pos = running.partition_point(|x| *x < r);
-                running.insert(pos, r);
-                finish_queue.push(Reverse((end, job)));
-                policy.job_started(job, &infos, now);
+    /// Starts the jobs the epoch started, telling the policy.
+    fn apply_starts(&mut self, now: Time) -> Result<(), SimError> {
+        if self.started.is_empty() {
+            return Ok(());
+        }
+        let b = &mut self.board;
+        for &job in &self.started {
+            let idx = job as usize;
+            if !self.is_waiting[idx] {
+                let message = format!("started job {job} at {now}, which is not waiting");
+                return Err(SimError::PolicyViolation {
+                    policy: self.name.clone(),
+                    message,
+                });
             }
-            waiting.retain(|&j| is_waiting[j as usize]);
+            self.is_waiting[idx] = false;
+            let info = &b.jobs[idx];
+            b.free -= info.procs;
+            let end = now + self.runtimes[idx];
+            self.runs[idx] = Some(Run { start: now, end });
+            let r = Running {
+                expected_end: now + info.estimate,
+                job,
+                start: now,
+            };
+            let pos = b.running.partition_point(|x| *x < r);
+            b.running.insert(pos, r);
+            self.finish_queue.push(Reverse((end, job)));
+            self.policy.job_started(job, &b.jobs, now);
         }
+        let is_waiting = &self.is_waiting;
+        b.waiting.retain(|&j| is_waiting[j as usize]);
+        Ok(())
+    }
 
-        if finish_queue.is_empty() && wakeups.is_empty() && next_arrival == n && !waiting.is_empty()
+    /// Nothing left to happen while jobs still wait: the policy will never
+    /// start them.
+    fn check_stalled(&self, now: Time) -> Result<(), SimError> {
+        let b = &self.board;
+        if self.finish_queue.is_empty()
+            && self.wakeups.is_empty()
+            && self.next_arrival == self.workload.jobs.len()
+            && !b.waiting.is_empty()
         {
             return Err(SimError::Stalled {
-                policy: name,
-                waiting: waiting.len(),
+                policy: self.name.clone(),
+                waiting: b.waiting.len(),
                 now,
             });
         }
+        Ok(())
     }
 
-    Ok(Outcome {
-        policy: name,
-        runs,
-        releases,
-        epochs,
-        audit,
-        search: policy.search_cost(),
-    })
+    fn violation(&self, message: String) -> SimError {
+        SimError::PolicyViolation {
+            policy: self.name.clone(),
+            message,
+        }
+    }
 }
 
 /// For each job that a follow-on chunk follows, that chunk's index.
-fn successors(workload: &Workload) -> std::collections::HashMap<JobIdx, JobIdx> {
-    let mut out = std::collections::HashMap::new();
+fn successors(workload: &Workload) -> HashMap<JobIdx, JobIdx> {
+    let mut out = HashMap::new();
     if workload.jobs.iter().all(|j| j.follows.is_none()) {
         return out;
     }
-    let index: std::collections::HashMap<i64, JobIdx> = workload
+    let index: HashMap<i64, JobIdx> = workload
         .jobs
         .iter()
         .enumerate()

@@ -17,7 +17,7 @@ pub mod traverse;
 
 use super::objective::{EpochContext, Measure, Objective, MAX_MEASURES};
 use super::Order;
-use crate::sim::{Epoch, JobIdx, Policy, Profile, SearchCost, State};
+use crate::sim::{Epoch, JobIdx, Policy, PolicyStats, Profile, State};
 use crate::workload::Time;
 use std::time::Instant;
 use traverse::{traverse, Step, Traversal, Visitor};
@@ -69,6 +69,50 @@ impl std::fmt::Display for SearchSpec {
     }
 }
 
+/// The cost of a searching policy over a run. Not comparable: the timings
+/// differ from run to run.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct SearchCost {
+    /// Epochs in which a search ran.
+    pub searches: u64,
+    /// Tree nodes visited in all searches.
+    pub node_visits: u64,
+    /// Wall-clock time of each search, microseconds (not deterministic; never
+    /// used for decisions).
+    #[serde(skip)]
+    pub epoch_micros: Vec<u64>,
+}
+
+impl SearchCost {
+    const SEARCHES: &'static str = "searches";
+    const NODE_VISITS: &'static str = "node_visits";
+    const EPOCH_MICROS: &'static str = "search_epoch_us";
+
+    /// The cost as generic policy statistics.
+    pub fn to_stats(&self) -> PolicyStats {
+        PolicyStats {
+            counters: vec![
+                (Self::SEARCHES, self.searches),
+                (Self::NODE_VISITS, self.node_visits),
+            ],
+            timings: vec![(Self::EPOCH_MICROS, self.epoch_micros.clone())],
+        }
+    }
+
+    /// The search cost in a policy's statistics; `None` for a policy that
+    /// does not search.
+    pub fn from_stats(stats: &PolicyStats) -> Option<SearchCost> {
+        Some(SearchCost {
+            searches: stats.counter(Self::SEARCHES)?,
+            node_visits: stats.counter(Self::NODE_VISITS)?,
+            epoch_micros: stats
+                .timing(Self::EPOCH_MICROS)
+                .map(<[u64]>::to_vec)
+                .unwrap_or_default(),
+        })
+    }
+}
+
 /// The policy object.
 pub struct SearchPolicy {
     spec: SearchSpec,
@@ -117,8 +161,8 @@ impl Policy for SearchPolicy {
             .push(clock.elapsed().as_micros() as u64);
     }
 
-    fn search_cost(&self) -> Option<SearchCost> {
-        Some(self.cost.clone())
+    fn stats(&self) -> PolicyStats {
+        self.cost.to_stats()
     }
 }
 
