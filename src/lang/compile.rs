@@ -1,6 +1,6 @@
 //! From a checked [`Goal`] to the objects the simulation core runs.
 
-use super::check::Goal;
+use super::goal::Goal;
 use crate::policy::{GoalPolicy, Order, PolicySpec};
 use crate::sim::Policy;
 use crate::units::format_duration;
