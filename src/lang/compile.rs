@@ -1,9 +1,7 @@
 //! From a checked [`Goal`] to the objects the simulation core runs.
 
-use super::check::Goal;
-use crate::policy::objective::{Difference, Model, Reference};
-use crate::policy::search::traverse::Traversal;
-use crate::policy::{Dispatch, GoalPolicy, Order, PolicySpec};
+use super::goal::Goal;
+use crate::policy::{GoalPolicy, Order, PolicySpec};
 use crate::sim::Policy;
 use crate::units::format_duration;
 use crate::workload::Time;
@@ -62,137 +60,31 @@ impl CompiledGoal {
     }
 
     /// A stable, readable account of what the goal compiled to, for review.
+    /// The policy specs say what they do; this only lays their lines out.
     pub fn describe(&self) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "goal \"{}\"", self.name);
-        let _ = writeln!(s, "  policy:     {}", self.policy);
-        match &self.policy {
-            GoalPolicy::Baseline(spec) => describe_baseline(&mut s, spec),
-            GoalPolicy::Admission(a) => {
-                use crate::policy::admission::{Algorithm, Heuristic};
-                let algo = match a.algorithm {
-                    Algorithm::Qops { k } => format!("QoPS: the new job is tried at log N points of the reserved schedule, the tail re-sorted, up to {k} deadline violations repaired by moving the late job ahead"),
-                    Algorithm::Msb => "MSB: the new job is tried at every position of the reserved order, the cheapest feasible schedule kept".to_string(),
-                    Algorithm::Mrt { backtracks } => format!("MRT: the schedule is rebuilt in heuristic order, each step strongly feasible, at most {backtracks} backtracks"),
-                };
-                let _ = writeln!(s, "  admission:  {algo}; a job is admitted only if every admitted job still meets its deadline, else rejected on arrival");
-                let h = match a.heuristic {
-                    Heuristic::Edf => "EDF: earliest deadline first",
-                    Heuristic::Llf => "LLF: least laxity first",
-                };
-                let _ = writeln!(s, "  order:      {h}");
-                if let Some(d) = &self.deadlines {
-                    let _ = writeln!(
-                        s,
-                        "  deadlines:  {}% of jobs must finish within max(run time, {} x their EASY response time); the others within max(24h, {} x run time)",
-                        d.share * 100.0,
-                        1.0 - d.stringency,
-                        d.relaxation
-                    );
-                }
-            }
-            GoalPolicy::Search(spec) => {
-                let o = &spec.objective;
-                let names: Vec<String> = o.measures.iter().map(|m| m.name()).collect();
-                let model = match o.model {
-                    Model::Lexical => format!(
-                        "lexical: minimise {} first; each later measure only breaks ties",
-                        names.join(", then ")
-                    ),
-                    Model::Tradeoff(r) => {
-                        let reference = match r {
-                            Reference::A => "the best schedule so far (version A)",
-                            Reference::B => "the smaller of the two values (version B)",
-                            Reference::C => {
-                                "lower bounds from FCFS-backfill and LXF-backfill each epoch (version C)"
-                            }
-                        };
-                        format!(
-                            "equal trade-off of {}: a schedule is better when its relative gains \
-                             outweigh its relative losses, relative to {reference}",
-                            names.join(", ")
-                        )
-                    }
-                };
-                let _ = writeln!(s, "  objective:  {model}");
-                let difference = match o.difference {
-                    Difference::Strict => "strict: any difference counts".to_string(),
-                    Difference::Relaxed { percent } => format!(
-                        "relaxed: when one measure gains and another loses, changes under {percent}% \
-                         of the best value (of the oldest job's wait, for total excessive wait) count as none"
-                    ),
-                };
-                let _ = writeln!(s, "  difference: {difference}");
-                let traversal = match spec.traversal {
-                    Traversal::Dds => "DDS (discrepancies high in the tree first)",
-                    Traversal::Lds => "LDS (fewest discrepancies first)",
-                };
-                let _ = writeln!(
-                    s,
-                    "  search:     {traversal}, {} branching, at most {} node visits per epoch",
-                    spec.branch.name().to_uppercase(),
-                    spec.budget
-                );
-                let _ = writeln!(
-                    s,
-                    "  placement:  each job at its earliest start that delays no running or earlier-placed job; jobs planned for now start"
-                );
-            }
+        let mut lines = vec![("policy", self.policy.to_string())];
+        lines.extend(self.policy.describe());
+        if let Some(d) = &self.deadlines {
+            lines.push(("deadlines", d.describe()));
         }
         if let Some(limit) = self.runtime_limit {
-            let _ = writeln!(
-                s,
-                "  runtime:    at most {} per run; longer jobs are split into consecutive chunks, each submitted when the one before ends",
-                crate::policy::hours(limit)
-            );
+            lines.push((
+                "runtime",
+                format!(
+                    "at most {} per run; longer jobs are split into consecutive chunks, each submitted when the one before ends",
+                    crate::policy::hours(limit)
+                ),
+            ));
         }
-        let _ = writeln!(
-            s,
-            "  slowdown:   bounded, run time at least {}",
-            format_duration(self.tau)
-        );
+        lines.push((
+            "slowdown",
+            format!("bounded, run time at least {}", format_duration(self.tau)),
+        ));
+        let mut s = format!("goal \"{}\"\n", self.name);
+        for (field, text) in lines {
+            let _ = writeln!(s, "  {:<12}{text}", format!("{field}:"));
+        }
         s
-    }
-}
-
-/// The dispatch rule and order of a baseline, in words.
-fn describe_baseline(s: &mut String, spec: &PolicySpec) {
-    let dispatch = match spec.dispatch {
-            Dispatch::NoBackfill => "no backfilling: jobs start in queue order; the first that does not fit blocks the rest".to_string(),
-            Dispatch::List => "list scheduling (no holes): each job starts when enough processors are free after those planned before it".to_string(),
-            Dispatch::Easy { depth: 1 } => "EASY backfilling: the first blocked job holds a reservation; later jobs may start if they do not delay it".to_string(),
-            Dispatch::Easy { depth } => format!("EASY backfilling with reservation depth {depth}: the first {depth} blocked jobs hold reservations; later jobs may start if they delay none"),
-            Dispatch::Conservative => "conservative backfilling: every waiting job holds a reservation, which only ever moves earlier".to_string(),
-            Dispatch::NoGuarantee => "no-guarantee backfilling: no reservations; every job that fits starts, in queue order".to_string(),
-            Dispatch::Starvation { after, exclude_heavy } => format!(
-                "no-guarantee backfilling with a starvation queue (FAIR's CPlant scheduler): a job that has waited {}{} enters an FCFS starvation queue served first, whose head holds the only reservation; every other job starts if it fits without delaying it",
-                format_duration(after),
-                if exclude_heavy { ", unless its user is heavy (decayed usage above the mean of the users with jobs in the system)," } else { "" }
-            ),
-            Dispatch::ConservativeDynamic => "conservative backfilling with dynamic reservations: at every event all reservations are dropped and rebuilt in queue order, each job at its earliest start; jobs planned for now start".to_string(),
-        };
-    let _ = writeln!(s, "  dispatch:   {dispatch}");
-    let order = match spec.order {
-            Order::Fcfs => "FCFS: earliest submit first; ties by trace order".to_string(),
-            Order::Lxf => "LXF: largest expansion factor (wait + estimate) / estimate first; ties by earlier submit, then trace order".to_string(),
-            Order::Sjf => "SJF: shortest estimate first; ties by earlier submit, then trace order".to_string(),
-            Order::Fairshare(decay) => format!("fairshare: least decayed usage of the job's user first ({}); usage is processor-seconds, charged while jobs run; ties by earlier submit, then trace order", describe_decay(decay)),
-        };
-    let _ = writeln!(s, "  order:      {order}");
-}
-
-/// A decay rule in words.
-fn describe_decay(decay: crate::policy::fairshare::Decay) -> String {
-    use crate::policy::fairshare::Decay;
-    match decay {
-        Decay::Periodic { period, factor } => format!(
-            "multiplied by {factor} at every {} boundary",
-            format_duration(period)
-        ),
-        Decay::HalfLife { half_life } => format!(
-            "decaying continuously with half-life {}",
-            format_duration(half_life)
-        ),
     }
 }
 

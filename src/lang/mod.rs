@@ -1,15 +1,24 @@
 //! The goal language: parse (grammar/goal.pest) -> check -> compile.
 //!
 //! Data flows one way: [`syntax`] turns text into statements with spans,
-//! [`check`] turns statements into a typed goal or diagnostics, [`compile`]
-//! turns the goal into the core's policy objects. The simulation core does
-//! not depend on this module.
+//! [`check`] routes them to the [`statements`] of each mechanism and has
+//! [`mode`] decide how the goal schedules, giving a typed [`goal`] or
+//! diagnostics; [`compile`] turns the goal into the core's policy specs.
+//! Files depend downwards only: `check` -> `statements` -> `mode`, `goal`
+//! -> `args` -> `diag`, `syntax`. The simulation core does not depend on
+//! this module.
 
-pub mod admission;
+// Diagnostics are the error path of a checker that runs once per file:
+// moving them by value costs nothing that matters, boxing would cost clarity.
+#![allow(clippy::result_large_err)]
+
+pub mod args;
 pub mod check;
 pub mod compile;
 pub mod diag;
-pub mod objective;
+pub mod goal;
+pub mod mode;
+pub mod statements;
 pub mod syntax;
 
 pub use compile::CompiledGoal;

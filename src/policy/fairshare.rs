@@ -70,6 +70,21 @@ impl fmt::Display for Decay {
 }
 
 impl Decay {
+    /// The decay rule in words, for a goal's description.
+    pub fn describe(&self) -> String {
+        use crate::units::format_duration;
+        match *self {
+            Decay::Periodic { period, factor } => format!(
+                "multiplied by {factor} at every {} boundary",
+                format_duration(period)
+            ),
+            Decay::HalfLife { half_life } => format!(
+                "decaying continuously with half-life {}",
+                format_duration(half_life)
+            ),
+        }
+    }
+
     /// Advances a usage `value` from `from` to `to` (`to >= from`) while
     /// `rate` processors are in use throughout.
     pub fn advance(&self, value: f64, rate: f64, from: Time, to: Time) -> f64 {

@@ -81,6 +81,34 @@ impl PolicySpec {
     }
 }
 
+impl PolicySpec {
+    /// The dispatch rule and queue order in words, as (field, sentence)
+    /// lines: how a reviewer reads what a goal compiled to.
+    pub fn describe(&self) -> Vec<(&'static str, String)> {
+        let dispatch = match self.dispatch {
+            Dispatch::NoBackfill => "no backfilling: jobs start in queue order; the first that does not fit blocks the rest".to_string(),
+            Dispatch::List => "list scheduling (no holes): each job starts when enough processors are free after those planned before it".to_string(),
+            Dispatch::Easy { depth: 1 } => "EASY backfilling: the first blocked job holds a reservation; later jobs may start if they do not delay it".to_string(),
+            Dispatch::Easy { depth } => format!("EASY backfilling with reservation depth {depth}: the first {depth} blocked jobs hold reservations; later jobs may start if they delay none"),
+            Dispatch::Conservative => "conservative backfilling: every waiting job holds a reservation, which only ever moves earlier".to_string(),
+            Dispatch::NoGuarantee => "no-guarantee backfilling: no reservations; every job that fits starts, in queue order".to_string(),
+            Dispatch::Starvation { after, exclude_heavy } => format!(
+                "no-guarantee backfilling with a starvation queue (FAIR's CPlant scheduler): a job that has waited {}{} enters an FCFS starvation queue served first, whose head holds the only reservation; every other job starts if it fits without delaying it",
+                format_duration(after),
+                if exclude_heavy { ", unless its user is heavy (decayed usage above the mean of the users with jobs in the system)," } else { "" }
+            ),
+            Dispatch::ConservativeDynamic => "conservative backfilling with dynamic reservations: at every event all reservations are dropped and rebuilt in queue order, each job at its earliest start; jobs planned for now start".to_string(),
+        };
+        let order = match self.order {
+            Order::Fcfs => "FCFS: earliest submit first; ties by trace order".to_string(),
+            Order::Lxf => "LXF: largest expansion factor (wait + estimate) / estimate first; ties by earlier submit, then trace order".to_string(),
+            Order::Sjf => "SJF: shortest estimate first; ties by earlier submit, then trace order".to_string(),
+            Order::Fairshare(decay) => format!("fairshare: least decayed usage of the job's user first ({}); usage is processor-seconds, charged while jobs run; ties by earlier submit, then trace order", decay.describe()),
+        };
+        vec![("dispatch", dispatch), ("order", order)]
+    }
+}
+
 /// What a goal compiles to: a baseline, or a search over schedules.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub enum GoalPolicy {
@@ -112,6 +140,15 @@ impl GoalPolicy {
 
     pub fn is_search(&self) -> bool {
         matches!(self, GoalPolicy::Search(_))
+    }
+
+    /// The policy in words, as (field, sentence) lines.
+    pub fn describe(&self) -> Vec<(&'static str, String)> {
+        match self {
+            GoalPolicy::Baseline(spec) => spec.describe(),
+            GoalPolicy::Search(spec) => spec.describe(),
+            GoalPolicy::Admission(spec) => spec.describe(),
+        }
     }
 }
 

@@ -33,6 +33,18 @@ impl Default for DeadlineSpec {
     }
 }
 
+impl DeadlineSpec {
+    /// How deadlines are made, in words, for a goal's description.
+    pub fn describe(&self) -> String {
+        format!(
+            "{}% of jobs must finish within max(run time, {} x their EASY response time); the others within max(24h, {} x run time)",
+            self.share * 100.0,
+            1.0 - self.stringency,
+            self.relaxation
+        )
+    }
+}
+
 /// A day: the floor of the artificial deadlines.
 const DAY: Time = 86_400;
 

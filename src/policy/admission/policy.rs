@@ -44,6 +44,25 @@ impl AdmissionSpec {
     }
 }
 
+impl AdmissionSpec {
+    /// The algorithm and its order in words, as (field, sentence) lines.
+    pub fn describe(&self) -> Vec<(&'static str, String)> {
+        let algo = match self.algorithm {
+            Algorithm::Qops { k } => format!("QoPS: the new job is tried at log N points of the reserved schedule, the tail re-sorted, up to {k} deadline violations repaired by moving the late job ahead"),
+            Algorithm::Msb => "MSB: the new job is tried at every position of the reserved order, the cheapest feasible schedule kept".to_string(),
+            Algorithm::Mrt { backtracks } => format!("MRT: the schedule is rebuilt in heuristic order, each step strongly feasible, at most {backtracks} backtracks"),
+        };
+        let order = match self.heuristic {
+            Heuristic::Edf => "EDF: earliest deadline first",
+            Heuristic::Llf => "LLF: least laxity first",
+        };
+        vec![
+            ("admission", format!("{algo}; a job is admitted only if every admitted job still meets its deadline, else rejected on arrival")),
+            ("order", order.to_string()),
+        ]
+    }
+}
+
 impl std::fmt::Display for AdmissionSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.algorithm {

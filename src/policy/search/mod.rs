@@ -42,6 +42,62 @@ impl SearchSpec {
     pub const DEFAULT_BUDGET: u64 = 4000;
 }
 
+impl SearchSpec {
+    /// The objective and the search in words, as (field, sentence) lines.
+    pub fn describe(&self) -> Vec<(&'static str, String)> {
+        use super::objective::{Difference, Model, Reference};
+        let o = &self.objective;
+        let names: Vec<String> = o.measures.iter().map(|m| m.name()).collect();
+        let model = match o.model {
+            Model::Lexical => format!(
+                "lexical: minimise {} first; each later measure only breaks ties",
+                names.join(", then ")
+            ),
+            Model::Tradeoff(r) => {
+                let reference = match r {
+                    Reference::A => "the best schedule so far (version A)",
+                    Reference::B => "the smaller of the two values (version B)",
+                    Reference::C => {
+                        "lower bounds from FCFS-backfill and LXF-backfill each epoch (version C)"
+                    }
+                };
+                format!(
+                    "equal trade-off of {}: a schedule is better when its relative gains \
+                     outweigh its relative losses, relative to {reference}",
+                    names.join(", ")
+                )
+            }
+        };
+        let difference = match o.difference {
+            Difference::Strict => "strict: any difference counts".to_string(),
+            Difference::Relaxed { percent } => format!(
+                "relaxed: when one measure gains and another loses, changes under {percent}% \
+                 of the best value (of the oldest job's wait, for total excessive wait) count as none"
+            ),
+        };
+        let traversal = match self.traversal {
+            Traversal::Dds => "DDS (discrepancies high in the tree first)",
+            Traversal::Lds => "LDS (fewest discrepancies first)",
+        };
+        vec![
+            ("objective", model),
+            ("difference", difference),
+            (
+                "search",
+                format!(
+                    "{traversal}, {} branching, at most {} node visits per epoch",
+                    self.branch.name().to_uppercase(),
+                    self.budget
+                ),
+            ),
+            (
+                "placement",
+                "each job at its earliest start that delays no running or earlier-placed job; jobs planned for now start".to_string(),
+            ),
+        ]
+    }
+}
+
 impl std::fmt::Display for SearchSpec {
     /// The paper's notation: `A-Tradeoff(T_w:avgX) dds-lxf L=4000`,
     /// `Strict Lexical(maxW->avgX) dds-fcfs L=4000`.

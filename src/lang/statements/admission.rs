@@ -1,21 +1,136 @@
 //! Checking the statements of deadline guarantees (the QOPS paper):
 //! `deadline stringency S [share F%] [relaxation R]` and
-//! `admission qops [k K] | msb | mrt [backtracks B]`.
+//! `admission qops [k K] | msb | mrt [backtracks B]`, and the admission
+//! orders `order edf|llf`.
 
-// Diagnostics are the error path of a checker that runs once per file.
-#![allow(clippy::result_large_err)]
-
-use super::check::{whole_number, Args};
-use super::diag::{Diagnostic, Span};
-use super::syntax::{Item, Statement, Token};
+use super::order::{self, OrderWords};
+use super::{Cx, Kind, Mechanism};
+use crate::lang::args::{whole_number, Args, Check};
+use crate::lang::diag::{Diagnostic, Span};
+use crate::lang::goal::Goal;
+use crate::lang::mode::{Claim, Fit, Mode, Modes, Role, Wording};
+use crate::lang::syntax::{Item, Statement, Token};
 use crate::policy::admission::policy::{DEFAULT_BACKTRACKS, DEFAULT_K};
-use crate::policy::admission::Algorithm;
+use crate::policy::admission::{AdmissionSpec, Algorithm, Heuristic};
 use crate::run::DeadlineSpec;
 
-type Check<T = ()> = Result<T, Diagnostic>;
+/// The statements of admission control, checked.
+#[derive(Debug, Default)]
+pub struct Admission {
+    deadline: Option<(Span, DeadlineSpec)>,
+    admission: Option<(Span, Algorithm)>,
+    /// `order edf|llf`: the admission heuristic.
+    heuristic: Option<(Span, Heuristic)>,
+}
+
+impl Mechanism for Admission {
+    fn statements(&self) -> &'static [Kind] {
+        &[
+            Kind {
+                keywords: &["deadline"],
+                once: "the deadline is",
+            },
+            Kind {
+                keywords: &["admission"],
+                once: "the admission policy is",
+            },
+        ]
+    }
+
+    fn order_words(&self) -> Option<OrderWords> {
+        Some(OrderWords {
+            words: &["edf", "llf"],
+            fits: &[Mode::Admission],
+            note: Some("with deadlines"),
+        })
+    }
+
+    fn check(&mut self, st: &Statement, _: &mut Cx) -> Check {
+        match st.keyword.as_str() {
+            "deadline" => self.deadline = Some((st.span, deadline(st)?)),
+            "admission" => self.admission = Some((st.span, admission(st)?)),
+            _ => {
+                order::rest(st).end()?;
+                let h = match st.items[0].ident() {
+                    Some("llf") => Heuristic::Llf,
+                    _ => Heuristic::Edf,
+                };
+                self.heuristic = Some((st.span, h));
+            }
+        }
+        Ok(())
+    }
+
+    /// Deadlines make the goal admission control, and so does `admission`
+    /// (which alone is judged in [`Self::lower`]); the deadlines name the
+    /// mode in messages when both are given.
+    fn modes(&self, _: &Cx, modes: &mut Modes) {
+        let claims = [
+            self.deadline.map(|d| (d.0, "deadlines")),
+            self.admission.map(|a| (a.0, "admission control")),
+        ];
+        for (span, name) in claims.into_iter().flatten() {
+            let related = format!("{name}: jobs are admitted and run at their reserved starts");
+            modes.claim(Claim {
+                mode: Mode::Admission,
+                span,
+                name,
+                to_setting: Wording {
+                    label: "not used under admission control",
+                    related: related.clone(),
+                    help: "a goal with deadlines schedules by admission control; remove this line",
+                },
+                to_feature: Wording {
+                    label: "not used under admission control",
+                    related,
+                    help: "a goal with deadlines schedules by admission control (in edf or llf \
+                           order); remove this line, or the deadlines",
+                },
+            });
+            modes.fit(Fit::new(span, name, Role::Setting, &[Mode::Admission]));
+        }
+    }
+
+    /// Admission control (QoPS by default, EDF order by default) needs
+    /// deadlines.
+    fn lower(&self, mode: Mode, cx: &Cx, goal: &mut Goal, diags: &mut Vec<Diagnostic>) {
+        let Some((_, deadlines)) = self.deadline else {
+            if let Some((span, _)) = self.admission {
+                diags.push(Diagnostic::error(span, "admission control needs deadlines")
+                    .with_label("no `deadline` statement in this goal")
+                    .with_help("state how deadlines are set, e.g. deadline stringency 0.2 share 80% relaxation 5"));
+            } else if let Some((span, h)) = self.heuristic {
+                diags.push(
+                    Diagnostic::error(
+                        span,
+                        format!(
+                            "`order {}` orders admission control, which needs deadlines",
+                            h.name()
+                        ),
+                    )
+                    .with_label("no `deadline` statement in this goal")
+                    .with_help(format!(
+                        "add a `deadline` statement, or use a queue order: {}",
+                        cx.order_words.queue_orders()
+                    )),
+                );
+            }
+            return;
+        };
+        if mode == Mode::Admission {
+            goal.admission = Some(AdmissionSpec {
+                algorithm: self
+                    .admission
+                    .map_or(Algorithm::Qops { k: DEFAULT_K }, |a| a.1),
+                heuristic: self.heuristic.map_or(Heuristic::Edf, |h| h.1),
+            });
+            goal.deadlines = Some(deadlines);
+        }
+    }
+}
 
 /// `deadline stringency S [share F%] [relaxation R]`.
-pub fn deadline(st: &Statement) -> Check<DeadlineSpec> {
+fn deadline(st: &Statement) -> Check<DeadlineSpec> {
     let mut args = Args::new(st);
     let mut spec = DeadlineSpec::default();
     let mut seen: Vec<(&str, Span)> = Vec::new();
@@ -71,7 +186,7 @@ pub fn deadline(st: &Statement) -> Check<DeadlineSpec> {
 }
 
 /// `admission qops [k K] | msb | mrt [backtracks B]`.
-pub fn admission(st: &Statement) -> Check<Algorithm> {
+fn admission(st: &Statement) -> Check<Algorithm> {
     let mut args = Args::new(st);
     let (word, _) = args.word("an admission algorithm", &["qops", "msb", "mrt"])?;
     let algorithm = match word {

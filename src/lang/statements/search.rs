@@ -2,18 +2,99 @@
 //! objectives (`lexical(...)`, `tradeoff(...)`, or `objective ...`) and
 //! `search`.
 
-// Diagnostics are the error path of a checker that runs once per file.
-#![allow(clippy::result_large_err)]
-
-use super::check::{did_you_mean, duration, whole_number, Args};
-use super::diag::{Diagnostic, Span};
-use super::syntax::{Item, Statement, Token};
+use super::{Cx, Kind, Mechanism};
+use crate::lang::args::{did_you_mean, duration, whole_number, Args, Check};
+use crate::lang::diag::{Diagnostic, Span};
+use crate::lang::goal::Goal;
+use crate::lang::mode::{Claim, Fit, Mode, Modes, Role, Wording};
+use crate::lang::syntax::{Item, Statement, Token};
 use crate::policy::objective::{Difference, Measure, Model, Objective, Reference, MAX_MEASURES};
 use crate::policy::search::traverse::Traversal;
 use crate::policy::search::SearchSpec;
 use crate::policy::Order;
 
-type Check<T = ()> = Result<T, Diagnostic>;
+/// The statements of a search, checked.
+#[derive(Debug, Default)]
+pub struct Search {
+    objective: Option<(Span, Objective)>,
+    search: Option<(Span, SearchStmt)>,
+}
+
+impl Mechanism for Search {
+    fn statements(&self) -> &'static [Kind] {
+        &[
+            Kind {
+                keywords: &["objective", "lexical", "tradeoff"],
+                once: "the objective is",
+            },
+            Kind {
+                keywords: &["search"],
+                once: "the search is",
+            },
+        ]
+    }
+
+    fn check(&mut self, st: &Statement, cx: &mut Cx) -> Check {
+        if st.keyword == "search" {
+            self.search = Some((st.span, search(st)?));
+        } else {
+            let checked = objective(st)?;
+            cx.warnings.extend(checked.warnings);
+            self.objective = Some((st.span, checked.objective));
+        }
+        Ok(())
+    }
+
+    /// An objective makes the goal a search. The `search` statement only
+    /// tunes it, and without an objective is judged in [`Self::lower`].
+    fn modes(&self, _: &Cx, modes: &mut Modes) {
+        let Some((span, _)) = self.objective else {
+            return;
+        };
+        modes.claim(Claim {
+            mode: Mode::Search,
+            span,
+            name: "objective",
+            to_setting: Wording {
+                label: "not used by a search",
+                related: "the objective: jobs are ordered by search".to_string(),
+                help: "a goal with an objective places jobs by search (like conservative \
+                       backfilling, in the best order found); remove this line, or set the \
+                       branching with `search ... branch fcfs|lxf`",
+            },
+            to_feature: Wording {
+                label: "not used by a search",
+                related: "the objective: jobs are ordered and placed by search".to_string(),
+                help: "a goal with an objective schedules by search, which has its own order \
+                       and reservations; remove this line, or the objective",
+            },
+        });
+        modes.fit(Fit::new(
+            span,
+            "an objective",
+            Role::Setting,
+            &[Mode::Search],
+        ));
+    }
+
+    fn lower(&self, mode: Mode, _: &Cx, goal: &mut Goal, diags: &mut Vec<Diagnostic>) {
+        let Some((_, objective)) = &self.objective else {
+            if let Some((span, _)) = self.search {
+                diags.push(Diagnostic::error(span, "`search` needs an objective to search for")
+                    .with_label("no objective in this goal")
+                    .with_help("state one, e.g. tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%"));
+            }
+            return;
+        };
+        if mode == Mode::Search {
+            goal.search = Some(search_spec(
+                objective.clone(),
+                self.search.map(|s| s.1),
+                goal.tau,
+            ));
+        }
+    }
+}
 
 /// Measure names of the language.
 pub const MEASURES: [&str; 4] = [

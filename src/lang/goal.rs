@@ -1,0 +1,40 @@
+//! What a goal file asks for, once checked: the checker's output, which
+//! the statement files fill in and [`super::compile`] lowers to specs.
+
+use crate::policy::{Dispatch, Order};
+use crate::workload::Time;
+
+/// What a goal file asks for, checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Goal {
+    pub name: Option<String>,
+    pub dispatch: Dispatch,
+    pub order: Order,
+    /// Lower bound on run time in the bounded slowdown, seconds.
+    pub tau: Time,
+    /// A search over schedules, when the goal states an objective.
+    pub search: Option<crate::policy::search::SearchSpec>,
+    /// Admission control, when the goal states deadlines.
+    pub admission: Option<crate::policy::admission::AdmissionSpec>,
+    /// How the workload's deadlines are made, for admission control.
+    pub deadlines: Option<crate::run::DeadlineSpec>,
+    /// FAIR's maximum run time, seconds: longer jobs are split into chunks.
+    pub runtime_limit: Option<Time>,
+}
+
+impl Default for Goal {
+    /// EASY backfilling in FCFS order, the most common production policy,
+    /// with the usual 60 s slowdown bound.
+    fn default() -> Self {
+        Goal {
+            name: None,
+            dispatch: Dispatch::Easy { depth: 1 },
+            order: Order::Fcfs,
+            tau: 60,
+            search: None,
+            admission: None,
+            deadlines: None,
+            runtime_limit: None,
+        }
+    }
+}
