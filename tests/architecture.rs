@@ -90,7 +90,10 @@ fn named_paths(here: &[String], text: &str) -> Vec<Vec<String>> {
     let mut i = 0;
     while i < tokens.len() {
         if tokens[i] == "use" {
-            let end = tokens[i..].iter().position(|t| t == ";").map_or(tokens.len(), |p| i + p);
+            let end = tokens[i..]
+                .iter()
+                .position(|t| t == ";")
+                .map_or(tokens.len(), |p| i + p);
             expand(&tokens[i + 1..end], &mut Vec::new(), &mut paths);
             i = end;
         } else if matches!(tokens[i].as_str(), "crate" | "super")
@@ -117,7 +120,9 @@ fn named_paths(here: &[String], text: &str) -> Vec<Vec<String>> {
 }
 
 fn is_ident(t: &str) -> bool {
-    t.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+    t.chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
 }
 
 fn tokenize(code: &str) -> Vec<String> {
@@ -283,7 +288,11 @@ fn layers_import_only_downwards() {
             }
         }
     }
-    assert!(wrong.is_empty(), "imports against the layers:\n{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers:\n{}",
+        wrong.join("\n")
+    );
 }
 
 #[test]

@@ -5,10 +5,11 @@
 
 mod common;
 
-use goalc::lang::{check_file, CompiledGoal};
+use goalc::lang::check_file;
 use goalc::policy::fairshare::Decay;
 use goalc::policy::{Dispatch, Order, PolicySpec};
 use goalc::run::run_one;
+use goalc::run::Goal;
 use goalc::sim::invariants::check_schedule;
 use goalc::sim::{realized, simulate, Outcome, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};
@@ -200,7 +201,7 @@ fn dynamic_reservations_follow_fairshare_order() {
 
 /// FAIR's nine policies, then EASY and conservative backfilling for
 /// comparison.
-fn fair_goals() -> Vec<CompiledGoal> {
+fn fair_goals() -> Vec<Goal> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("goals");
     [
         "cplant24.nomax.all",
@@ -226,7 +227,7 @@ fn fair_goals() -> Vec<CompiledGoal> {
 /// One line per goal: FAIR's measures (fair start misses, turnaround, loss
 /// of capacity), every run measured against the goal's decay or the
 /// default one.
-fn fairness_lines(w: &Workload, goals: &[CompiledGoal]) -> String {
+fn fairness_lines(w: &Workload, goals: &[Goal]) -> String {
     goals
         .par_iter()
         .map(|g| {

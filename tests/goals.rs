@@ -3,9 +3,10 @@
 //! changes what a goal means or what it achieves shows it as a diff.
 
 mod common;
-use goalc::lang::{check_file, CompiledGoal};
+use goalc::lang::check_file;
 use goalc::measures::{measure, MeasureOptions};
 use goalc::run::run_one;
+use goalc::run::Goal;
 use goalc::sim::invariants::check_schedule;
 use goalc::sim::{realized, simulate, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};
@@ -86,7 +87,7 @@ fn every_goal_compiles_and_is_pinned() {
     }
 }
 
-fn compiled_goals() -> Vec<CompiledGoal> {
+fn compiled_goals() -> Vec<Goal> {
     goal_files()
         .iter()
         .map(|p| check_file(p).unwrap().goal.expect("compiled goal"))

@@ -1,4 +1,4 @@
-//! The checker: from statements to a typed [`Goal`], or diagnostics.
+//! The checker: from statements to a checked [`Draft`], or diagnostics.
 //!
 //! It routes each statement by keyword to the mechanism that owns it (see
 //! [`super::statements`]), has [`super::mode`] decide how the goal
@@ -9,7 +9,7 @@
 
 use super::args::{did_you_mean, once, Check};
 use super::diag::{Diagnostic, Span};
-use super::goal::Goal;
+use super::draft::Draft;
 use super::mode::{self, Modes};
 use super::statements::{self, order, Cx, Mechanism};
 use super::syntax::Statement;
@@ -36,7 +36,7 @@ const NOT_YET: [(&str, &str); 7] = [
 
 /// Checks parsed statements. Returns the goal when there is no error, and
 /// every diagnostic found (warnings may come with a goal).
-pub fn check(text: &str, statements: &[Statement]) -> (Option<Goal>, Vec<Diagnostic>) {
+pub fn check(text: &str, statements: &[Statement]) -> (Option<Draft>, Vec<Diagnostic>) {
     let mut mechanisms = statements::mechanisms();
     let mut cx = Cx {
         text,
@@ -77,7 +77,7 @@ pub fn check(text: &str, statements: &[Statement]) -> (Option<Goal>, Vec<Diagnos
     }
     let (mode, conflicts) = mode::resolve(text, modes);
     diags.extend(conflicts);
-    let mut goal = Goal::default();
+    let mut goal = Draft::default();
     for m in &mechanisms {
         m.lower(mode, &cx, &mut goal, &mut diags);
     }
@@ -167,7 +167,7 @@ mod tests {
     use crate::policy::{Dispatch, Order};
     use crate::workload::Time;
 
-    fn goal(text: &str) -> Goal {
+    fn goal(text: &str) -> Draft {
         let (g, d) = check(text, &parse(text).unwrap());
         assert!(d.is_empty(), "{d:?}");
         g.unwrap()

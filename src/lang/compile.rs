@@ -1,46 +1,20 @@
-//! From a checked [`Goal`] to the objects the simulation core runs.
+//! Lowering: from the checker's [`Draft`] to the run layer's [`Goal`],
+//! the policy spec and the workload and measure settings. Nothing else:
+//! what a policy does is said by its spec.
 
-use super::goal::Goal;
-use crate::policy::{GoalPolicy, Order, PolicySpec};
-use crate::sim::Policy;
-use crate::units::format_duration;
-use crate::workload::Time;
-use serde::Serialize;
-use std::fmt::Write as _;
-
-/// A goal ready to simulate: the policy, and how its outcome is measured.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct CompiledGoal {
-    /// Display name: the goal's `name`, else the file stem.
-    pub name: String,
-    pub policy: GoalPolicy,
-    /// How the workload's deadlines are made (admission control only).
-    pub deadlines: Option<crate::run::DeadlineSpec>,
-    /// Bounded-slowdown lower bound, seconds.
-    pub tau: Time,
-    /// FAIR's maximum run time (`limit runtime 72h`): jobs that run longer
-    /// are split into consecutive chunks of at most this many seconds, a
-    /// workload transform applied before the policy runs.
-    pub runtime_limit: Option<Time>,
-    /// The fairshare decay, when the goal orders its queue by fairshare.
-    pub fairshare: Option<crate::policy::fairshare::Decay>,
-}
+use super::draft::Draft;
+use crate::policy::{GoalPolicy, PolicySpec};
+use crate::run::Goal;
 
 /// Compiles a checked goal; `default_name` names it when the goal does not.
-pub fn compile(goal: &Goal, default_name: &str) -> CompiledGoal {
+pub fn compile(goal: &Draft, default_name: &str) -> Goal {
     let policy = match (&goal.search, goal.admission) {
         (Some(search), _) => GoalPolicy::Search(search.clone()),
         (None, Some(admission)) => GoalPolicy::Admission(admission),
         (None, None) => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
     };
-    let fairshare = match &policy {
-        GoalPolicy::Baseline(PolicySpec {
-            order: Order::Fairshare(decay),
-            ..
-        }) => Some(*decay),
-        _ => None,
-    };
-    CompiledGoal {
+    let fairshare = Goal::fairshare_of(&policy);
+    Goal {
         name: goal
             .name
             .clone()
@@ -50,41 +24,6 @@ pub fn compile(goal: &Goal, default_name: &str) -> CompiledGoal {
         tau: goal.tau,
         runtime_limit: goal.runtime_limit,
         fairshare,
-    }
-}
-
-impl CompiledGoal {
-    /// The policy object the simulator calls.
-    pub fn build(&self) -> Box<dyn Policy> {
-        self.policy.build()
-    }
-
-    /// A stable, readable account of what the goal compiled to, for review.
-    /// The policy specs say what they do; this only lays their lines out.
-    pub fn describe(&self) -> String {
-        let mut lines = vec![("policy", self.policy.to_string())];
-        lines.extend(self.policy.describe());
-        if let Some(d) = &self.deadlines {
-            lines.push(("deadlines", d.describe()));
-        }
-        if let Some(limit) = self.runtime_limit {
-            lines.push((
-                "runtime",
-                format!(
-                    "at most {} per run; longer jobs are split into consecutive chunks, each submitted when the one before ends",
-                    crate::policy::hours(limit)
-                ),
-            ));
-        }
-        lines.push((
-            "slowdown",
-            format!("bounded, run time at least {}", format_duration(self.tau)),
-        ));
-        let mut s = format!("goal \"{}\"\n", self.name);
-        for (field, text) in lines {
-            let _ = writeln!(s, "  {:<12}{text}", format!("{field}:"));
-        }
-        s
     }
 }
 

@@ -16,12 +16,12 @@ pub mod args;
 pub mod check;
 pub mod compile;
 pub mod diag;
-pub mod goal;
+pub mod draft;
 pub mod mode;
 pub mod statements;
 pub mod syntax;
 
-pub use compile::CompiledGoal;
+pub use crate::run::Goal;
 pub use diag::{Diagnostic, Severity, Span};
 
 use std::path::Path;
@@ -34,7 +34,7 @@ pub struct Checked {
     /// The text as checked (invalid UTF-8 replaced, so it can be shown).
     pub text: String,
     /// The compiled goal when there is no error.
-    pub goal: Option<CompiledGoal>,
+    pub goal: Option<Goal>,
     /// Errors and warnings, in file order.
     pub diagnostics: Vec<Diagnostic>,
 }

@@ -3,9 +3,9 @@
 //! and, where they apply, QOPS's and FAIR's.
 
 use super::deadlines::synthesize_from;
+use super::goal::Goal;
 use super::reference::{fcfs_backfill, Reference, Thresholds};
 use super::RunError;
-use crate::lang::CompiledGoal;
 use crate::measures::fairness::fairness;
 use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
 use crate::policy::fairshare::Decay;
@@ -39,12 +39,12 @@ impl RunOptions {
 
 /// The goals to run: each search goal once per budget in `budgets` (when
 /// given), labelled with its budget; other goals once.
-pub fn expand_budgets(goals: &[CompiledGoal], budgets: &[u64]) -> Vec<CompiledGoal> {
+pub fn expand_budgets(goals: &[Goal], budgets: &[u64]) -> Vec<Goal> {
     let mut out = Vec::new();
     for g in goals {
         if g.policy.is_search() && !budgets.is_empty() {
             for &b in budgets {
-                out.push(CompiledGoal {
+                out.push(Goal {
                     name: format!("{} [L={b}]", g.name),
                     policy: g.policy.with_budget(b),
                     ..g.clone()
@@ -62,7 +62,7 @@ pub fn expand_budgets(goals: &[CompiledGoal], budgets: &[u64]) -> Vec<CompiledGo
 /// output is identical whatever the thread count. `tick` is called once per
 /// finished run (progress display).
 pub fn run_all(
-    goals: &[CompiledGoal],
+    goals: &[Goal],
     workloads: &[Workload],
     opts: RunOptions,
     tick: &(dyn Fn() + Sync),
@@ -74,7 +74,7 @@ pub fn run_all(
         .par_iter()
         .map(|w| needs_reference.then(|| Reference::of(w)).transpose())
         .collect::<Result<_, _>>()?;
-    let pairs: Vec<(&Workload, Option<&Reference>, &CompiledGoal)> = workloads
+    let pairs: Vec<(&Workload, Option<&Reference>, &Goal)> = workloads
         .iter()
         .zip(&references)
         .flat_map(|(w, r)| goals.iter().map(move |g| (w, r.as_ref(), g)))
@@ -102,7 +102,7 @@ pub fn run_all(
 /// come from `fcfs_backfill`, FCFS-backfill's run of `w`, made here when not
 /// given.
 pub fn goal_workload<'w>(
-    goal: &CompiledGoal,
+    goal: &Goal,
     w: &'w Workload,
     fcfs_backfill_run: Option<&Outcome>,
 ) -> Result<Cow<'w, Workload>, RunError> {
@@ -130,7 +130,7 @@ pub fn goal_workload<'w>(
 /// given a reference run the normalized excessive waits, and given a decay
 /// the fairness measures.
 pub fn run_one(
-    goal: &CompiledGoal,
+    goal: &Goal,
     w: &Workload,
     reference: Option<&Reference>,
     fair: Option<Decay>,
@@ -141,12 +141,12 @@ pub fn run_one(
 
 /// One goal on one workload, with its schedule (for `--schedule-out`):
 /// measured with the goal's slowdown bound only.
-pub fn run_goal(goal: &CompiledGoal, w: &Workload) -> Result<(RunReport, Outcome), RunError> {
+pub fn run_goal(goal: &Goal, w: &Workload) -> Result<(RunReport, Outcome), RunError> {
     run_measured(goal, w, None, None, None)
 }
 
 fn run_measured(
-    goal: &CompiledGoal,
+    goal: &Goal,
     w: &Workload,
     fcfs_backfill_run: Option<&Outcome>,
     thresholds: Option<Thresholds>,

@@ -9,11 +9,13 @@
 
 pub mod deadlines;
 pub mod execute;
+pub mod goal;
 pub mod reference;
 pub mod workloads;
 
 pub use deadlines::DeadlineSpec;
 pub use execute::{expand_budgets, goal_workload, run_all, run_goal, run_one, RunOptions};
+pub use goal::Goal;
 pub use reference::{Reference, Thresholds};
 pub use workloads::{FactorBy, LoadBy, WindowSpec, WorkloadPlan};
 

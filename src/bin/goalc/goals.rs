@@ -2,7 +2,8 @@
 //! diagnostics shown.
 
 use crate::CliError;
-use goalc::lang::{self, Checked, CompiledGoal};
+use goalc::lang::{self, Checked};
+use goalc::run::Goal;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -47,7 +48,7 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Vec<Checked>, CliError> {
 
 /// Checks goal files and returns the compiled goals, or prints the
 /// diagnostics and fails.
-pub fn compile_goals(paths: &[PathBuf]) -> Result<Vec<CompiledGoal>, CliError> {
+pub fn compile_goals(paths: &[PathBuf]) -> Result<Vec<Goal>, CliError> {
     let checked = check_paths(paths)?;
     let color = std::io::stderr().is_terminal();
     let report: String = checked.iter().map(|c| c.render(color)).collect();

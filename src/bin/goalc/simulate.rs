@@ -3,10 +3,9 @@
 use crate::args::{FormatArg, WorkloadArgs};
 use crate::CliError;
 use clap::Args;
-use goalc::lang::CompiledGoal;
-use goalc::policy::{parse_policy_names, GoalPolicy, PolicySpec, POLICY_NAMES};
+use goalc::policy::{parse_policy_names, POLICY_NAMES};
 use goalc::report::render;
-use goalc::run::{run_all, run_goal, RunOptions};
+use goalc::run::{run_all, run_goal, Goal, RunOptions};
 use goalc::units::parse_duration;
 use goalc::workload::{swf, Time};
 use std::io::Write;
@@ -41,18 +40,6 @@ pub fn policy_help() -> String {
     s
 }
 
-/// A named policy as a goal: the policy, measured with bound `tau`.
-fn named(spec: PolicySpec, tau: Time) -> CompiledGoal {
-    CompiledGoal {
-        name: spec.to_string(),
-        policy: GoalPolicy::Baseline(spec),
-        deadlines: None,
-        tau,
-        runtime_limit: None,
-        fairshare: None,
-    }
-}
-
 pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     let specs = parse_policy_names(&args.policy)?;
     if specs.is_empty() {
@@ -66,7 +53,10 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     if args.tau < 1 {
         return Err(CliError::Usage("--tau must be at least 1s".into()));
     }
-    let goals: Vec<CompiledGoal> = specs.into_iter().map(|s| named(s, args.tau)).collect();
+    let goals: Vec<Goal> = specs
+        .into_iter()
+        .map(|s| Goal::baseline(s, args.tau))
+        .collect();
     let workloads = args.workload.plan().workloads(&args.traces)?;
     let reports =
         match (&args.schedule_out, &goals[..], &workloads[..]) {

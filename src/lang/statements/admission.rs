@@ -7,7 +7,7 @@ use super::order::{self, OrderWords};
 use super::{Cx, Kind, Mechanism};
 use crate::lang::args::{whole_number, Args, Check};
 use crate::lang::diag::{Diagnostic, Span};
-use crate::lang::goal::Goal;
+use crate::lang::draft::Draft;
 use crate::lang::mode::{Claim, Fit, Mode, Modes, Role, Wording};
 use crate::lang::syntax::{Item, Statement, Token};
 use crate::policy::admission::policy::{DEFAULT_BACKTRACKS, DEFAULT_K};
@@ -93,7 +93,7 @@ impl Mechanism for Admission {
 
     /// Admission control (QoPS by default, EDF order by default) needs
     /// deadlines.
-    fn lower(&self, mode: Mode, cx: &Cx, goal: &mut Goal, diags: &mut Vec<Diagnostic>) {
+    fn lower(&self, mode: Mode, cx: &Cx, goal: &mut Draft, diags: &mut Vec<Diagnostic>) {
         let Some((_, deadlines)) = self.deadline else {
             if let Some((span, _)) = self.admission {
                 diags.push(Diagnostic::error(span, "admission control needs deadlines")

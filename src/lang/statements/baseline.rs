@@ -5,7 +5,7 @@ use super::order::{self, OrderWords};
 use super::{Cx, Kind, Mechanism};
 use crate::lang::args::{duration, whole_number, Args, Check};
 use crate::lang::diag::{Diagnostic, Span};
-use crate::lang::goal::Goal;
+use crate::lang::draft::Draft;
 use crate::lang::mode::{Fit, Mode, Modes, Role};
 use crate::lang::syntax::{Statement, Token};
 use crate::policy::{Dispatch, Order};
@@ -85,7 +85,7 @@ impl Mechanism for Baseline {
         }
     }
 
-    fn lower(&self, _: Mode, _: &Cx, goal: &mut Goal, _: &mut Vec<Diagnostic>) {
+    fn lower(&self, _: Mode, _: &Cx, goal: &mut Draft, _: &mut Vec<Diagnostic>) {
         goal.name.clone_from(&self.name);
         if let Some((_, dispatch)) = self.dispatch {
             goal.dispatch = dispatch;

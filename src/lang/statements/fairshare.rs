@@ -6,7 +6,7 @@ use super::order::{self, OrderWords};
 use super::{Cx, Kind, Mechanism, NearMiss};
 use crate::lang::args::{did_you_mean, duration, line_of, Args, Check};
 use crate::lang::diag::{Diagnostic, Span};
-use crate::lang::goal::Goal;
+use crate::lang::draft::Draft;
 use crate::lang::mode::{Fit, Mode, Modes, Role};
 use crate::lang::syntax::{Item, Statement, Token};
 use crate::policy::fairshare::Decay;
@@ -120,7 +120,7 @@ impl Mechanism for Fairshare {
         }
     }
 
-    fn lower(&self, mode: Mode, cx: &Cx, goal: &mut Goal, diags: &mut Vec<Diagnostic>) {
+    fn lower(&self, mode: Mode, cx: &Cx, goal: &mut Draft, diags: &mut Vec<Diagnostic>) {
         if let (Some((_, limit)), Mode::Baseline | Mode::Search) = (self.runtime_limit, mode) {
             goal.runtime_limit = Some(limit);
         }
@@ -140,7 +140,7 @@ impl Fairshare {
     /// A `fairshare` statement makes the queue order fairshare with its
     /// decay, which another queue order contradicts; `order fairshare`
     /// alone decays as CPlant does.
-    fn order_queue(&self, cx: &Cx, goal: &mut Goal) -> Check {
+    fn order_queue(&self, cx: &Cx, goal: &mut Draft) -> Check {
         let Some((span, decay)) = self.fairshare else {
             if self.order.is_some() {
                 goal.order = Order::Fairshare(Decay::CPLANT);
@@ -169,7 +169,7 @@ impl Fairshare {
     /// FAIR's CPlant scheduler: a starvation queue on no-guarantee
     /// backfilling, which it implies; other dispatch rules contradict it,
     /// and `exclude heavy` needs the fairshare order.
-    fn starvation_queue(&self, cx: &Cx, goal: &mut Goal) -> Check {
+    fn starvation_queue(&self, cx: &Cx, goal: &mut Draft) -> Check {
         let Some((span, starvation)) = self.starvation else {
             return Ok(());
         };

@@ -2,7 +2,7 @@
 //!
 //! A mechanism checks its own statements, declares what they claim and
 //! which modes they fit (see [`super::mode`]), keeps the rules among its
-//! own statements, and lowers itself into the [`Goal`]. It never looks at
+//! own statements, and lowers itself into the [`Draft`]. It never looks at
 //! another mechanism's statements except through [`Cx`]. Adding one is a
 //! new file here and a line in [`mechanisms`].
 
@@ -14,7 +14,7 @@ pub mod search;
 
 use super::args::Check;
 use super::diag::{Diagnostic, Span};
-use super::goal::Goal;
+use super::draft::Draft;
 use super::mode::{Mode, Modes};
 use super::syntax::Statement;
 
@@ -54,7 +54,7 @@ pub trait Mechanism {
     /// Applies the rules among its statements and writes its part of the
     /// goal, once the mode is known; statements that do not fit `mode`
     /// were reported by the resolver already.
-    fn lower(&self, mode: Mode, cx: &Cx, goal: &mut Goal, diags: &mut Vec<Diagnostic>);
+    fn lower(&self, mode: Mode, cx: &Cx, goal: &mut Draft, diags: &mut Vec<Diagnostic>);
 }
 
 /// A statement: its keywords, and how "given twice" names it (each is

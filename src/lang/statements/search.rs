@@ -5,7 +5,7 @@
 use super::{Cx, Kind, Mechanism};
 use crate::lang::args::{did_you_mean, duration, whole_number, Args, Check};
 use crate::lang::diag::{Diagnostic, Span};
-use crate::lang::goal::Goal;
+use crate::lang::draft::Draft;
 use crate::lang::mode::{Claim, Fit, Mode, Modes, Role, Wording};
 use crate::lang::syntax::{Item, Statement, Token};
 use crate::policy::objective::{Difference, Measure, Model, Objective, Reference, MAX_MEASURES};
@@ -77,7 +77,7 @@ impl Mechanism for Search {
         ));
     }
 
-    fn lower(&self, mode: Mode, _: &Cx, goal: &mut Goal, diags: &mut Vec<Diagnostic>) {
+    fn lower(&self, mode: Mode, _: &Cx, goal: &mut Draft, diags: &mut Vec<Diagnostic>) {
         let Some((_, objective)) = &self.objective else {
             if let Some((span, _)) = self.search {
                 diags.push(Diagnostic::error(span, "`search` needs an objective to search for")

@@ -1,12 +1,13 @@
-//! What a goal file asks for, once checked: the checker's output, which
+//! What a goal file asks for, once checked: the checker's draft, which
 //! the statement files fill in and [`super::compile`] lowers to specs.
 
 use crate::policy::{Dispatch, Order};
 use crate::workload::Time;
 
-/// What a goal file asks for, checked.
+/// What a goal file asks for, checked; [`super::compile`] lowers it to the
+/// run layer's [`crate::run::Goal`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct Goal {
+pub struct Draft {
     pub name: Option<String>,
     pub dispatch: Dispatch,
     pub order: Order,
@@ -22,11 +23,11 @@ pub struct Goal {
     pub runtime_limit: Option<Time>,
 }
 
-impl Default for Goal {
+impl Default for Draft {
     /// EASY backfilling in FCFS order, the most common production policy,
     /// with the usual 60 s slowdown bound.
     fn default() -> Self {
-        Goal {
+        Draft {
             name: None,
             dispatch: Dispatch::Easy { depth: 1 },
             order: Order::Fcfs,

@@ -1,0 +1,90 @@
+//! A goal ready to run: its policy spec, how its workload is shaped
+//! (deadlines, runtime limit) and how its outcome is measured. The goal
+//! language lowers goal files to this; `goalc simulate` makes one from a
+//! policy name.
+
+use crate::policy::fairshare::Decay;
+use crate::policy::{GoalPolicy, Order, PolicySpec};
+use crate::sim::Policy;
+use crate::units::format_duration;
+use crate::workload::Time;
+use serde::Serialize;
+use std::fmt::Write as _;
+
+/// A goal ready to run: the policy, and how its workload is made and its
+/// outcome measured.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Goal {
+    /// Display name: the goal's `name`, else the file stem.
+    pub name: String,
+    pub policy: GoalPolicy,
+    /// How the workload's deadlines are made (admission control only).
+    pub deadlines: Option<super::DeadlineSpec>,
+    /// Bounded-slowdown lower bound, seconds.
+    pub tau: Time,
+    /// FAIR's maximum run time (`limit runtime 72h`): jobs that run longer
+    /// are split into consecutive chunks of at most this many seconds, a
+    /// workload transform applied before the policy runs.
+    pub runtime_limit: Option<Time>,
+    /// The fairshare decay, when the goal orders its queue by fairshare.
+    pub fairshare: Option<Decay>,
+}
+
+impl Goal {
+    /// A baseline policy as a goal, named after the policy, measured with
+    /// slowdown bound `tau`.
+    pub fn baseline(spec: PolicySpec, tau: Time) -> Self {
+        Goal {
+            name: spec.to_string(),
+            policy: GoalPolicy::Baseline(spec),
+            deadlines: None,
+            tau,
+            runtime_limit: None,
+            fairshare: Self::fairshare_of(&GoalPolicy::Baseline(spec)),
+        }
+    }
+
+    /// The decay of a policy that orders its queue by fairshare.
+    pub fn fairshare_of(policy: &GoalPolicy) -> Option<Decay> {
+        match policy {
+            GoalPolicy::Baseline(PolicySpec {
+                order: Order::Fairshare(decay),
+                ..
+            }) => Some(*decay),
+            _ => None,
+        }
+    }
+
+    /// The policy object the simulator calls.
+    pub fn build(&self) -> Box<dyn Policy> {
+        self.policy.build()
+    }
+
+    /// A stable, readable account of what the goal compiled to, for review.
+    /// The policy specs say what they do; this only lays their lines out.
+    pub fn describe(&self) -> String {
+        let mut lines = vec![("policy", self.policy.to_string())];
+        lines.extend(self.policy.describe());
+        if let Some(d) = &self.deadlines {
+            lines.push(("deadlines", d.describe()));
+        }
+        if let Some(limit) = self.runtime_limit {
+            lines.push((
+                "runtime",
+                format!(
+                    "at most {} per run; longer jobs are split into consecutive chunks, each submitted when the one before ends",
+                    crate::policy::hours(limit)
+                ),
+            ));
+        }
+        lines.push((
+            "slowdown",
+            format!("bounded, run time at least {}", format_duration(self.tau)),
+        ));
+        let mut s = format!("goal \"{}\"\n", self.name);
+        for (field, text) in lines {
+            let _ = writeln!(s, "  {:<12}{text}", format!("{field}:"));
+        }
+        s
+    }
+}
