@@ -157,8 +157,18 @@ const COLUMNS: &[Column] = &[
         0,
         Better::Lower,
     ),
-    col("avg_bsld", |r| Some(r.measures.avg_bsld), 2, Better::Lower),
-    col("max_bsld", |r| Some(r.measures.max_bsld), 1, Better::Lower),
+    col(
+        "avg_slowdown",
+        |r| Some(r.measures.avg_slowdown),
+        2,
+        Better::Lower,
+    ),
+    col(
+        "max_slowdown",
+        |r| Some(r.measures.max_slowdown),
+        1,
+        Better::Lower,
+    ),
     col(
         "avg_resp_s",
         |r| Some(r.measures.avg_response),
@@ -225,8 +235,8 @@ const ADMISSION_COLUMNS: &[Column] = &[
         Better::Lower,
     ),
     col(
-        "nd_avg_bsld",
-        |r| r.admission.map(|a| a.non_deadline_avg_bsld),
+        "nd_avg_slowdown",
+        |r| r.admission.map(|a| a.non_deadline_avg_slowdown),
         2,
         Better::Lower,
     ),
@@ -370,7 +380,7 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
         "unadmitted_%",
         "unadmitted_work_%",
         "nd_avg_resp_s",
-        "nd_avg_bsld",
+        "nd_avg_slowdown",
     ]
     .iter()
     .map(|h| h.to_string())
@@ -381,14 +391,14 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
         runs.sort_by(|a, b| a.measures.utilization.total_cmp(&b.measures.utilization));
         for r in runs {
             let m = &r.measures;
-            let (un, unw, resp, bsld) = match r.admission {
+            let (un, unw, resp, slowdown) = match r.admission {
                 Some(a) => (
                     format!("{:.2}", a.unadmitted_pct),
                     format!("{:.2}", a.unadmitted_work_pct),
                     a.non_deadline_avg_response,
-                    a.non_deadline_avg_bsld,
+                    a.non_deadline_avg_slowdown,
                 ),
-                None => ("-".into(), "-".into(), m.avg_response, m.avg_bsld),
+                None => ("-".into(), "-".into(), m.avg_response, m.avg_slowdown),
             };
             body.push(vec![
                 r.label.clone(),
@@ -397,7 +407,7 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
                 un,
                 unw,
                 format!("{resp:.0}"),
-                format!("{bsld:.2}"),
+                format!("{slowdown:.2}"),
             ]);
         }
     }
@@ -751,7 +761,7 @@ fn class_table(m: &Measures) -> String {
         "runtime".into(),
         "jobs".into(),
         "avg_wait_s".into(),
-        "avg_bsld".into(),
+        "avg_slowdown".into(),
     ]];
     for (w, row) in m.classes.cells.iter().enumerate() {
         for (r, cell) in row.iter().enumerate() {
@@ -761,7 +771,7 @@ fn class_table(m: &Measures) -> String {
                     m.classes.runtimes[r].clone(),
                     cell.jobs.to_string(),
                     format!("{:.0}", cell.avg_wait),
-                    format!("{:.2}", cell.avg_bsld),
+                    format!("{:.2}", cell.avg_slowdown),
                 ]);
             }
         }
