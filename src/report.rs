@@ -174,8 +174,18 @@ const COLUMNS: &[Column] = &[
         0,
         Better::Lower,
     ),
-    col("avg_bsld", |r| Some(r.measures.avg_bsld), 2, Better::Lower),
-    col("max_bsld", |r| Some(r.measures.max_bsld), 1, Better::Lower),
+    col(
+        "avg_slowdown",
+        |r| Some(r.measures.avg_slowdown),
+        2,
+        Better::Lower,
+    ),
+    col(
+        "max_slowdown",
+        |r| Some(r.measures.max_slowdown),
+        1,
+        Better::Lower,
+    ),
     col(
         "avg_resp_s",
         |r| Some(r.measures.avg_response),
@@ -242,8 +252,8 @@ const ADMISSION_COLUMNS: &[Column] = &[
         Better::Lower,
     ),
     col(
-        "nd_avg_bsld",
-        |r| r.admission.map(|a| a.non_deadline_avg_bsld),
+        "nd_avg_slowdown",
+        |r| r.admission.map(|a| a.non_deadline_avg_slowdown),
         2,
         Better::Lower,
     ),
@@ -387,7 +397,7 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
         "unadmitted_%",
         "unadmitted_work_%",
         "nd_avg_resp_s",
-        "nd_avg_bsld",
+        "nd_avg_slowdown",
     ]
     .iter()
     .map(|h| h.to_string())
@@ -398,14 +408,14 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
         runs.sort_by(|a, b| a.measures.utilization.total_cmp(&b.measures.utilization));
         for r in runs {
             let m = &r.measures;
-            let (un, unw, resp, bsld) = match r.admission {
+            let (un, unw, resp, slowdown) = match r.admission {
                 Some(a) => (
                     format!("{:.2}", a.unadmitted_pct),
                     format!("{:.2}", a.unadmitted_work_pct),
                     a.non_deadline_avg_response,
-                    a.non_deadline_avg_bsld,
+                    a.non_deadline_avg_slowdown,
                 ),
-                None => ("-".into(), "-".into(), m.avg_response, m.avg_bsld),
+                None => ("-".into(), "-".into(), m.avg_response, m.avg_slowdown),
             };
             body.push(vec![
                 r.label.clone(),
@@ -414,7 +424,7 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
                 un,
                 unw,
                 format!("{resp:.0}"),
-                format!("{bsld:.2}"),
+                format!("{slowdown:.2}"),
             ]);
         }
     }
@@ -768,7 +778,7 @@ fn class_table(m: &Measures) -> String {
         "runtime".into(),
         "jobs".into(),
         "avg_wait_s".into(),
-        "avg_bsld".into(),
+        "avg_slowdown".into(),
     ]];
     for (w, row) in m.classes.cells.iter().enumerate() {
         for (r, cell) in row.iter().enumerate() {
@@ -778,7 +788,7 @@ fn class_table(m: &Measures) -> String {
                     m.classes.runtimes[r].clone(),
                     cell.jobs.to_string(),
                     format!("{:.0}", cell.avg_wait),
-                    format!("{:.2}", cell.avg_bsld),
+                    format!("{:.2}", cell.avg_slowdown),
                 ]);
             }
         }

@@ -65,8 +65,8 @@ fn every_goal_compiles_and_is_pinned() {
             m.p98_wait,
             m.max_wait,
             m.tau,
-            m.avg_bsld,
-            m.max_bsld,
+            m.avg_slowdown,
+            m.max_slowdown,
             m.avg_response,
             m.awrt,
             m.utilization,
@@ -140,7 +140,7 @@ fn every_goal_on_reference_trace_windows() {
                     let m = measure(&gw, &o, MeasureOptions { tau: g.tau });
                     format!(
                         "{:<36} wait avg {:>10.1} max {:>8}  bsld avg {:>8.3} max {:>9.2}\n",
-                        g.name, m.avg_wait, m.max_wait, m.avg_bsld, m.max_bsld
+                        g.name, m.avg_wait, m.max_wait, m.avg_slowdown, m.max_slowdown
                     )
                 })
                 .collect();

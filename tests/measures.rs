@@ -27,8 +27,8 @@ fn measures_of_trace_b_under_easy() {
         (251, 0, 251, 251)
     );
     // Bounded slowdowns 1, 1.99, 3.51, 1.
-    assert!(close(m.avg_bsld, 1.875), "{}", m.avg_bsld);
-    assert!(close(m.max_bsld, 3.51));
+    assert!(close(m.avg_slowdown, 1.875), "{}", m.avg_slowdown);
+    assert!(close(m.max_slowdown, 3.51));
     // Responses 100, 199, 351, 250.
     assert!(close(m.avg_response, 225.0));
     // 2800 processor-seconds over 10 processors * 353 s.
@@ -48,7 +48,7 @@ fn measures_of_trace_b_under_easy() {
     let c = &m.classes.cells[3][0];
     assert_eq!(c.jobs, 2);
     assert!(close(c.avg_wait, 49.5));
-    assert!(close(c.avg_bsld, 1.495));
+    assert!(close(c.avg_slowdown, 1.495));
     assert_eq!(m.classes.cells[1][0].jobs, 1);
     assert_eq!(m.classes.cells[4][0].jobs, 1);
 }

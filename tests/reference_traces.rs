@@ -58,7 +58,7 @@ fn pin(m: &Measures) -> String {
     let _ = writeln!(
         s,
         "bsld(tau {}) avg {:.4} max {:.3}",
-        m.tau, m.avg_bsld, m.max_bsld
+        m.tau, m.avg_slowdown, m.max_slowdown
     );
     let _ = writeln!(s, "response avg {:.3} awrt {:.3}", m.avg_response, m.awrt);
     let _ = writeln!(
@@ -101,8 +101,8 @@ fn baselines_keep_invariants_on_every_trace() {
                         spec.to_string(),
                         m.avg_wait,
                         m.max_wait,
-                        m.avg_bsld,
-                        m.max_bsld,
+                        m.avg_slowdown,
+                        m.max_slowdown,
                         m.loss_of_capacity
                     );
                     (errs, line)

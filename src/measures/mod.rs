@@ -44,8 +44,13 @@ pub struct Measures {
     pub p50_wait: Time,
     pub p90_wait: Time,
     pub p98_wait: Time,
-    pub avg_bsld: f64,
-    pub max_bsld: f64,
+    /// Mean [`bounded_slowdown`]. One name everywhere a user reads it
+    /// (field, report columns, the language's `avg_slowdown`); the GOAL
+    /// paper writes it avgX, a notation kept only in the compact policy
+    /// labels (`A-Tradeoff(T_w:avgX)`) because those follow the paper.
+    pub avg_slowdown: f64,
+    /// Largest [`bounded_slowdown`].
+    pub max_slowdown: f64,
     pub avg_response: f64,
     /// Fraction of processor time used between first start and last end.
     pub utilization: f64,
@@ -85,7 +90,7 @@ pub fn percentile(sorted: &[Time], q: f64) -> Option<Time> {
 /// Computes every measure of `outcome` on `workload`.
 pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> Measures {
     let mut waits = Vec::new();
-    let (mut sum_bsld, mut max_bsld, mut sum_response) = (0.0, 0.0f64, 0.0);
+    let (mut sum_slowdown, mut max_slowdown, mut sum_response) = (0.0, 0.0f64, 0.0);
     let (mut awrt_num, mut awrt_den) = (0.0, 0.0);
     let mut rejected = 0;
     let (mut first_submit, mut first_start, mut last_end) = (Time::MAX, Time::MAX, Time::MIN);
@@ -99,10 +104,10 @@ pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> 
             continue;
         };
         let w = wait(job.submit, run);
-        let bsld = bounded_slowdown(job.submit, run, opts.tau);
+        let slowdown = bounded_slowdown(job.submit, run, opts.tau);
         waits.push(w);
-        sum_bsld += bsld;
-        max_bsld = max_bsld.max(bsld);
+        sum_slowdown += slowdown;
+        max_slowdown = max_slowdown.max(slowdown);
         let response = (run.end - job.submit) as f64;
         sum_response += response;
         let area = (run.end - run.start) as f64 * job.procs as f64;
@@ -111,7 +116,7 @@ pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> 
         first_submit = first_submit.min(job.submit);
         first_start = first_start.min(run.start);
         last_end = last_end.max(run.end);
-        classes.add(job.procs, run.end - run.start, w, bsld);
+        classes.add(job.procs, run.end - run.start, w, slowdown);
     }
     let n = waits.len();
     let mean = |sum: f64| if n == 0 { 0.0 } else { sum / n as f64 };
@@ -135,8 +140,8 @@ pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> 
         p50_wait: pct(0.5),
         p90_wait: pct(0.9),
         p98_wait: pct(0.98),
-        avg_bsld: mean(sum_bsld),
-        max_bsld,
+        avg_slowdown: mean(sum_slowdown),
+        max_slowdown,
         avg_response: mean(sum_response),
         utilization,
         makespan,
@@ -199,13 +204,13 @@ pub struct AdmissionMeasures {
     /// Mean response and bounded slowdown of the admitted jobs without a
     /// user deadline (0 when there are none).
     pub non_deadline_avg_response: f64,
-    pub non_deadline_avg_bsld: f64,
+    pub non_deadline_avg_slowdown: f64,
 }
 
 pub fn admission_measures(w: &Workload, o: &Outcome, opts: MeasureOptions) -> AdmissionMeasures {
     let (mut jobs, mut rejected, mut work, mut rejected_work, mut missed, mut deadline_jobs) =
         (0, 0, 0.0, 0.0, 0, 0);
-    let (mut nd, mut nd_resp, mut nd_bsld) = (0usize, 0.0, 0.0);
+    let (mut nd, mut nd_resp, mut nd_slowdown) = (0usize, 0.0, 0.0);
     for (job, run) in w.jobs.iter().zip(&o.runs) {
         if !job.measured {
             continue;
@@ -226,7 +231,7 @@ pub fn admission_measures(w: &Workload, o: &Outcome, opts: MeasureOptions) -> Ad
                 if !job.deadline_job {
                     nd += 1;
                     nd_resp += (r.end - job.submit) as f64;
-                    nd_bsld += bounded_slowdown(job.submit, *r, opts.tau);
+                    nd_slowdown += bounded_slowdown(job.submit, *r, opts.tau);
                 }
             }
         }
@@ -239,7 +244,7 @@ pub fn admission_measures(w: &Workload, o: &Outcome, opts: MeasureOptions) -> Ad
         missed,
         deadline_jobs,
         non_deadline_avg_response: mean(nd_resp),
-        non_deadline_avg_bsld: mean(nd_bsld),
+        non_deadline_avg_slowdown: mean(nd_slowdown),
     }
 }
 
@@ -311,7 +316,7 @@ pub struct ClassTable {
 pub struct ClassCell {
     pub jobs: usize,
     pub avg_wait: f64,
-    pub avg_bsld: f64,
+    pub avg_slowdown: f64,
 }
 
 const RUNTIME_BOUNDS: [(Time, &str); 6] = [
@@ -335,14 +340,14 @@ impl ClassTable {
     }
 
     /// Adds one job; averages are kept as running means.
-    fn add(&mut self, procs: u32, runtime: Time, wait: Time, bsld: f64) {
+    fn add(&mut self, procs: u32, runtime: Time, wait: Time, slowdown: f64) {
         let wi = width_class(&self.width_bounds, procs);
         let ri = RUNTIME_BOUNDS.partition_point(|b| b.0 <= runtime);
         let c = &mut self.cells[wi][ri.min(RUNTIME_BOUNDS.len() - 1)];
         c.jobs += 1;
         let n = c.jobs as f64;
         c.avg_wait += (wait as f64 - c.avg_wait) / n;
-        c.avg_bsld += (bsld - c.avg_bsld) / n;
+        c.avg_slowdown += (slowdown - c.avg_slowdown) / n;
     }
 }
 
