@@ -18,6 +18,7 @@ use goalc::workload::transform::{
 };
 use goalc::workload::{Time, Workload};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 // trace(procs, &[(submit, runtime, estimate, procs, user)]): jobs 1, 2, ...
@@ -258,7 +259,7 @@ fn fair_policies_on_reference_traces() {
         return;
     }
     let goals = fair_goals();
-    let pinned: Vec<(String, String)> = traces
+    let pinned: BTreeMap<String, String> = traces
         .par_iter()
         .map(|path| {
             let w = read_path(path, &ReadOptions::default()).unwrap();
@@ -275,14 +276,13 @@ fn fair_policies_on_reference_traces() {
                 w.jobs.len(),
                 w.measured_count()
             );
-            (w.name.clone(), header + &fairness_lines(&w, &goals))
+            (
+                common::file_name(path),
+                header + &fairness_lines(&w, &goals),
+            )
         })
         .collect();
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        for (name, text) in pinned {
-            insta::assert_snapshot!(format!("fair-on-{name}"), text);
-        }
-    });
+    common::pin_per_trace("fair-on", &pinned, false);
 }
 
 /// The FAIR paper's own period of the Sandia Ross trace (2002-12-01 to
@@ -316,7 +316,7 @@ fn fair_policies_on_the_papers_ross_period() {
         w.offered_load(),
         fairness_lines(&w, &fair_goals())
     );
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../snapshots/traces", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("fair-on-Sandia-Ross-2002-12-to-2003-07", text);
     });
 }

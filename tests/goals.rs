@@ -1,6 +1,8 @@
 //! Every goal in `goals/` checks cleanly; its compiled form and its outcome
 //! on a small generated trace are pinned as snapshots, so a pull request that
-//! changes what a goal means or what it achieves shows it as a diff.
+//! changes what a goal means or what it achieves shows it as a diff:
+//! `snapshots/goals/{compiled,outcome}@<file>.goal.snap` for each goal file,
+//! `snapshots/traces/goals-on@<trace file>.snap` for each reference trace.
 
 mod common;
 use goalc::lang::check_file;
@@ -14,6 +16,7 @@ use goalc::workload::transform::{
     exact_estimates, limit_runtime, scale_load_by_arrivals, window, Window,
 };
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn goal_files() -> Vec<PathBuf> {
@@ -33,15 +36,17 @@ fn every_goal_compiles_and_is_pinned() {
     assert!(files.len() >= 7, "goals/ should hold every baseline");
     let trace = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces/lublin-2000-128-s1.swf");
     let w = read_path(&trace, &ReadOptions::default()).unwrap();
-    for path in files {
+    // One glob over goals/, so one run reports every snapshot that moved.
+    insta::with_settings!({snapshot_path => "../snapshots/goals", prepend_module_to_snapshot => false}, {
+    insta::glob!("../goals", "*.goal", |path| {
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
         // Named relative to the repository, so snapshots do not depend on
         // where the checkout lives.
         let name = format!("goals/{}", path.file_name().unwrap().to_string_lossy());
-        let checked = goalc::lang::check_bytes(&name, &std::fs::read(&path).unwrap());
+        let checked = goalc::lang::check_bytes(&name, &std::fs::read(path).unwrap());
         assert!(!checked.has_errors(), "{}", checked.render(false));
         let goal = checked.goal.clone().expect("compiled goal");
-        let text = std::fs::read_to_string(&path).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
         assert!(
             text.starts_with('#'),
             "{stem}: say in a comment what the goal is and which paper uses it"
@@ -78,13 +83,12 @@ fn every_goal_compiles_and_is_pinned() {
                 f.late, f.jobs, f.pct_late, f.avg_miss, f.avg_turnaround
             );
         }
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-            // Warnings (the paper's harmful combinations) are part of the form.
-            let compiled = format!("{}{}", goal.describe(), checked.render(false));
-            insta::assert_snapshot!(format!("goal-compiled-{stem}"), compiled);
-            insta::assert_snapshot!(format!("goal-outcome-{stem}"), outcome);
-        });
-    }
+        // Warnings (the paper's harmful combinations) are part of the form.
+        let compiled = format!("{}{}", goal.describe(), checked.render(false));
+        insta::assert_snapshot!("compiled", compiled);
+        insta::assert_snapshot!("outcome", outcome);
+    });
+    });
 }
 
 fn compiled_goals() -> Vec<Goal> {
@@ -106,7 +110,7 @@ fn every_goal_on_reference_trace_windows() {
         return;
     }
     let goals = compiled_goals();
-    let pinned: Vec<(String, String)> = traces
+    let pinned: BTreeMap<String, String> = traces
         .par_iter()
         .map(|path| {
             let w = read_path(path, &ReadOptions::default()).unwrap();
@@ -150,12 +154,8 @@ fn every_goal_on_reference_trace_windows() {
                 w.jobs.len(),
                 w.measured_count()
             );
-            (w.name.clone(), header + &lines.concat())
+            (common::file_name(path), header + &lines.concat())
         })
         .collect();
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        for (name, text) in pinned {
-            insta::assert_snapshot!(format!("goals-on-{name}"), text);
-        }
-    });
+    common::pin_per_trace("goals-on", &pinned, false);
 }

@@ -1,10 +1,11 @@
 //! Every reference trace (the `.swf`/`.swf.gz` files in `$GOALC_TRACES`,
 //! plus the generated traces in `traces/`) runs whole under the baselines;
 //! invariants are checked on every run and the measures of FCFS-backfill
-//! and LXF-backfill are pinned as snapshots under `snapshots/`.
+//! and LXF-backfill are pinned as snapshots under `snapshots/traces/`, one
+//! per trace file.
 
 mod common;
-use common::reference_traces;
+use common::{file_name, pin_per_trace, reference_traces};
 use goalc::measures::{measure, MeasureOptions, Measures};
 use goalc::policy::all_baselines;
 use goalc::policy::{Dispatch, Order, PolicySpec};
@@ -16,6 +17,7 @@ use goalc::workload::swf::{read_path, ReadOptions};
 use goalc::workload::transform::exact_estimates;
 use goalc::workload::Workload;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -110,16 +112,16 @@ fn baselines_keep_invariants_on_every_trace() {
                 .collect();
             let errors = per_policy.iter().flat_map(|(e, _)| e.clone()).collect();
             let table = per_policy.iter().map(|(_, l)| format!("{l}\n")).collect();
-            (w.name.clone(), errors, table)
+            (file_name(path), errors, table)
         })
         .collect();
     let failures: Vec<&String> = results.iter().flat_map(|(_, e, _)| e).collect();
     assert!(failures.is_empty(), "{failures:#?}");
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        for (name, _, table) in results {
-            insta::assert_snapshot!(format!("all-baselines-{name}"), table);
-        }
-    });
+    let tables: BTreeMap<String, String> = results
+        .into_iter()
+        .map(|(name, _, table)| (name, table))
+        .collect();
+    pin_per_trace("all-baselines", &tables, true);
 }
 
 #[test]
@@ -147,7 +149,7 @@ fn conservative_with_exact_estimates_keeps_first_reservations() {
 #[test]
 fn goal_paper_baselines_are_pinned() {
     let paths = traces();
-    let pinned: Vec<(String, String)> = paths
+    let pinned: BTreeMap<String, String> = paths
         .par_iter()
         .map(|path| {
             let w = load(path);
@@ -165,12 +167,8 @@ fn goal_paper_baselines_are_pinned() {
                 let m = measure(&w, &o, MeasureOptions::default());
                 let _ = write!(text, "\n[{spec}]\n{}", pin(&m));
             }
-            (w.name.clone(), text)
+            (file_name(path), text)
         })
         .collect();
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-        for (name, text) in pinned {
-            insta::assert_snapshot!(format!("baselines-{name}"), text);
-        }
-    });
+    pin_per_trace("baselines", &pinned, true);
 }

@@ -1,6 +1,8 @@
 //! The goal-language error corpus: every file in `tests/ui/` holds one
 //! mistake (its first line says which), must be rejected with at least one
-//! error, and its rendered diagnostics are pinned in `snapshots/ui-*.snap`.
+//! error, and its rendered diagnostics are pinned in
+//! `snapshots/ui/diagnostics@<file>.goal.snap`. The oversized file is made
+//! by the test (`too_large`) rather than committed.
 //!
 //! To review a change in wording or spans:
 //! `INSTA_UPDATE=always cargo test --release --test ui`, then read the diff.
@@ -46,41 +48,73 @@ fn assert_spans_inside(name: &str, checked: &Checked) {
 
 #[test]
 fn corpus_is_large_enough() {
-    let n = corpus().len();
+    let n = corpus().len() + 1; // and the generated too-large.goal
     assert!(n >= 30, "tests/ui has {n} goal files, expected at least 30");
+}
+
+/// Name of the oversized goal file, which the test makes in memory.
+const TOO_LARGE: &str = "too-large.goal";
+
+/// The oversized goal file: over 1 MiB, the rest padding comments.
+fn too_large() -> Vec<u8> {
+    let mut text = String::from(
+        "# mistake: the file is over 1 MiB (the rest is padding comments)\nbackfill easy\n",
+    );
+    text.push_str(&"# padding\n".repeat(104_858));
+    text.into_bytes()
+}
+
+#[test]
+fn the_generated_file_is_too_large() {
+    let bytes = too_large();
+    assert_eq!(bytes.len(), 1_048_659);
+    assert!(bytes.len() > 1024 * 1024);
+}
+
+/// Checks one wrong goal file, named `tests/ui/<file_name>` in its
+/// diagnostics, and pins them as `diagnostics@<file_name>`.
+fn check_and_pin(file_name: &str, bytes: &[u8]) {
+    let checked = check_bytes(&format!("{UI_DIR}/{file_name}"), bytes);
+
+    assert!(
+        checked.has_errors(),
+        "{file_name}: accepted, but it holds a mistake:\n{}",
+        String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
+    );
+    assert!(
+        checked.goal.is_none(),
+        "{file_name}: has errors but still compiled a goal"
+    );
+    assert_spans_inside(file_name, &checked);
+
+    let text = checked.render(false);
+    if bytes.len() > 1024 * 1024 {
+        assert!(
+            text.len() < MAX_RENDER_FOR_LARGE_FILE,
+            "{file_name}: {} bytes of diagnostics for an oversized file",
+            text.len()
+        );
+    }
+    insta::assert_snapshot!("diagnostics", text);
 }
 
 #[test]
 fn every_mistake_is_reported_and_pinned() {
-    for path in corpus() {
-        let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let file_name = path.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = std::fs::read(&path).unwrap();
-        let checked = check_bytes(&format!("{UI_DIR}/{file_name}"), &bytes);
-
-        assert!(
-            checked.has_errors(),
-            "{file_name}: accepted, but it holds a mistake:\n{}",
-            String::from_utf8_lossy(&bytes[..bytes.len().min(200)])
-        );
-        assert!(
-            checked.goal.is_none(),
-            "{file_name}: has errors but still compiled a goal"
-        );
-        assert_spans_inside(&file_name, &checked);
-
-        let text = checked.render(false);
-        if bytes.len() > 1024 * 1024 {
-            assert!(
-                text.len() < MAX_RENDER_FOR_LARGE_FILE,
-                "{file_name}: {} bytes of diagnostics for an oversized file",
-                text.len()
-            );
-        }
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
-            insta::assert_snapshot!(format!("ui-{stem}"), text);
+    insta::with_settings!({snapshot_path => "../snapshots/ui", prepend_module_to_snapshot => false}, {
+        // One glob over tests/ui, so one run reports every snapshot that
+        // moved.
+        insta::glob!("ui", "*.goal", |path| {
+            let file_name = path.file_name().unwrap().to_string_lossy().into_owned();
+            check_and_pin(&file_name, &std::fs::read(path).unwrap());
         });
-    }
+    });
+    insta::with_settings!({
+        snapshot_path => "../snapshots/ui",
+        prepend_module_to_snapshot => false,
+        snapshot_suffix => TOO_LARGE,
+    }, {
+        check_and_pin(TOO_LARGE, &too_large());
+    });
 }
 
 #[test]

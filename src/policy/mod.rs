@@ -9,11 +9,11 @@ pub mod admission;
 pub mod backfill;
 pub mod fairshare;
 pub mod list;
+pub mod no_backfill;
 pub mod objective;
 pub mod order;
 pub mod search;
 pub mod starvation;
-pub mod strict;
 
 pub use order::{Order, Ranker};
 
@@ -63,7 +63,7 @@ impl PolicySpec {
     pub fn build(&self) -> Box<dyn Policy> {
         let order = self.order;
         match self.dispatch {
-            Dispatch::NoBackfill => Box::new(strict::NoBackfill::new(order)),
+            Dispatch::NoBackfill => Box::new(no_backfill::NoBackfill::new(order)),
             Dispatch::List => Box::new(list::ListScheduler::new(order)),
             Dispatch::Easy { depth } => Box::new(backfill::Easy::new(order, depth)),
             Dispatch::Conservative => Box::new(backfill::Conservative::new(order)),

@@ -136,20 +136,20 @@
 //! streams (arrivals, sizes and runtimes, estimates), so a change in one
 //! component does not shift the random numbers of another. Random integers
 //! are drawn as `u64`, never `usize`, so 32- and 64-bit targets agree. The
-//! model's own transcendental functions (`exp`, `ln`, `ln Γ`, the gamma CDF)
-//! are implemented in `pmath` from operations IEEE 754 defines exactly
-//! (`+ - * /`, `floor`, `round`, bit manipulation), never with the
-//! platform's libm, whose last-bit results may differ between systems. The
-//! one remaining dependency on libm is inside `rand_distr`'s gamma sampler.
+//! model's own transcendental functions (`exp`, `exp2`, `ln`, `pow`, `ln Γ`)
+//! come from the [`libm`] crate, a pure-Rust port of musl's libm that gives
+//! the same bits on every platform, never from the system's math library
+//! (`f64::exp` and friends), whose last-bit results may differ between
+//! systems. The gamma CDF, which `libm` does not offer, is written here
+//! (`gamma_cdf`) from `libm`'s functions and IEEE basic operations. The
+//! one remaining dependency on the system's math library is inside
+//! `rand_distr`'s gamma sampler.
 //!
 //! # Output
 //!
 //! User and group are unknown (-1), as the model has none. Every job is
 //! measured and has no deadline. The SWF record has wait -1, status 1,
 //! allocated = requested processors, requested time = estimate.
-//!
-//! Generating 100,000 jobs takes 25-45 ms in a release build (measured on a
-//! shared 2-core machine).
 
 use super::{Job, SwfHeader, SwfRecord, Time, Workload};
 use rand::{Rng, SeedableRng};
@@ -393,7 +393,7 @@ impl SizeModel {
                 power
             }
         } else {
-            (pmath::exp2(x) + 0.5).floor() as u64
+            (libm::exp2(x) + 0.5).floor() as u64
         };
         size.clamp(1, u64::from(self.procs)) as u32
     }
@@ -414,7 +414,7 @@ fn log2_u32(n: u32) -> f64 {
     debug_assert!(n > 0);
     let whole = 31 - n.leading_zeros();
     let frac = f64::from(n) / (1u64 << whole) as f64; // in [1, 2)
-    f64::from(whole) + pmath::ln(frac) / std::f64::consts::LN_2
+    f64::from(whole) + libm::log(frac) / std::f64::consts::LN_2
 }
 
 // ---------------------------------------------------------------------------
@@ -452,7 +452,7 @@ impl RuntimeModel {
                 break x;
             }
         };
-        (pmath::exp(log_runtime).floor() as Time).max(1)
+        (libm::exp(log_runtime).floor() as Time).max(1)
     }
 }
 
@@ -467,7 +467,7 @@ fn arrivals(n: usize, rng: &mut ChaCha8Rng) -> Vec<Time> {
     let mut out = Vec::with_capacity(n);
     out.push(0);
     for _ in 1..n {
-        let gap = pmath::exp(gamma_at_most(&log_gap, ARR_LOG_MAX, rng));
+        let gap = libm::exp(gamma_at_most(&log_gap, ARR_LOG_MAX, rng));
         out.push(clock.advance(gap).floor() as Time);
     }
     out
@@ -480,8 +480,7 @@ fn daily_weights() -> [f64; SLOTS_PER_DAY] {
     for (slot, weight) in w.iter_mut().enumerate() {
         let since_start = (slot + SLOTS_PER_DAY - DAY_FIRST_SLOT) % SLOTS_PER_DAY;
         let j = (DAY_FIRST_POSITION + since_start) as f64;
-        *weight = pmath::gamma_cdf(j + 0.5, ARR_ANUM, ARR_BNUM)
-            - pmath::gamma_cdf(j - 0.5, ARR_ANUM, ARR_BNUM);
+        *weight = gamma_cdf(j + 0.5, ARR_ANUM, ARR_BNUM) - gamma_cdf(j - 0.5, ARR_ANUM, ARR_BNUM);
     }
     let mean = w.iter().sum::<f64>() / SLOTS_PER_DAY as f64;
     for weight in &mut w {
@@ -536,7 +535,7 @@ pub mod estimates {
     //! The Tsafrir–Etsion–Feitelson model of user runtime estimates; see the
     //! parent module for the description and sources.
 
-    use super::{pmath, Time};
+    use super::Time;
     use rand::Rng;
     use rand_chacha::ChaCha8Rng;
     use std::cmp::Reverse;
@@ -735,7 +734,7 @@ pub mod estimates {
         let mut pct = vec![0.0; h];
         for (i, p) in pct.iter_mut().enumerate().skip(1) {
             let rank = (i + 1) as f64;
-            *p = HEAD_SIZE_A * pmath::exp(HEAD_SIZE_B * rank) + HEAD_SIZE_C;
+            *p = HEAD_SIZE_A * libm::exp(HEAD_SIZE_B * rank) + HEAD_SIZE_C;
         }
         pct[0] = HEAD_SHARE - pct.iter().sum::<f64>();
         pct
@@ -759,7 +758,7 @@ pub mod estimates {
     /// `count` tail values, distinct from each other and from `head`, in
     /// `(0, MAX_ESTIMATE)`; fewer if collisions cannot be avoided.
     fn tail_times(count: usize, bins_total: usize, head: &[Time]) -> Vec<Time> {
-        let alpha = 1.0 + TAIL_TIME_P * pmath::powf(bins_total as f64, TAIL_TIME_Q);
+        let alpha = 1.0 + TAIL_TIME_P * libm::pow(bins_total as f64, TAIL_TIME_Q);
         let mut taken: BTreeSet<Time> = head.iter().copied().collect();
         let mut out = Vec::with_capacity(count);
         for i in 1..=count {
@@ -782,7 +781,7 @@ pub mod estimates {
     /// Percent of jobs for popularity ranks 21..21+count, summing to 100 - 89.
     fn tail_shares(count: usize) -> Vec<f64> {
         let raw: Vec<f64> = (0..count)
-            .map(|i| TAIL_SIZE_A * pmath::powf((HEAD_BINS + 1 + i) as f64, TAIL_SIZE_B))
+            .map(|i| TAIL_SIZE_A * libm::pow((HEAD_BINS + 1 + i) as f64, TAIL_SIZE_B))
             .collect();
         let sum: f64 = raw.iter().sum();
         raw.iter().map(|r| r * (100.0 - HEAD_SHARE) / sum).collect()
@@ -817,192 +816,64 @@ pub mod estimates {
 }
 
 // ---------------------------------------------------------------------------
-// Portable math
+// Gamma CDF
 // ---------------------------------------------------------------------------
 
-pub(crate) mod pmath {
-    //! `exp`, `ln`, `ln Γ` and the gamma CDF from IEEE basic operations only,
-    //! so their results are the same on every platform (libm's are not
-    //! guaranteed to be). Accurate to a few units in the last place, which is
-    //! far more than the model needs.
-
-    /// ln 2 split so that `k * LN2_HI` is exact for |k| < 2^20 (fdlibm's split).
-    pub(super) const LN2_HI: f64 = 0.693_147_180_369_123_8; // 0x3fe62e42fee00000
-    pub(super) const LN2_LO: f64 = 1.908_214_929_270_587_7e-10; // 0x3dea39ef35793c76
-    /// ln(2π) / 2.
-    const LN_SQRT_2PI: f64 = 0.918_938_533_204_672_7;
-
-    /// 1/1, 1/2, ..., 1/14 (each the correctly rounded quotient).
-    const INV_1_TO_14: [f64; 14] = [
-        1.0,
-        1.0 / 2.0,
-        1.0 / 3.0,
-        1.0 / 4.0,
-        1.0 / 5.0,
-        1.0 / 6.0,
-        1.0 / 7.0,
-        1.0 / 8.0,
-        1.0 / 9.0,
-        1.0 / 10.0,
-        1.0 / 11.0,
-        1.0 / 12.0,
-        1.0 / 13.0,
-        1.0 / 14.0,
-    ];
-
-    /// 1/1, 1/3, ..., 1/25.
-    const INV_ODD_1_TO_25: [f64; 13] = [
-        1.0,
-        1.0 / 3.0,
-        1.0 / 5.0,
-        1.0 / 7.0,
-        1.0 / 9.0,
-        1.0 / 11.0,
-        1.0 / 13.0,
-        1.0 / 15.0,
-        1.0 / 17.0,
-        1.0 / 19.0,
-        1.0 / 21.0,
-        1.0 / 23.0,
-        1.0 / 25.0,
-    ];
-
-    /// e^x.
-    pub fn exp(x: f64) -> f64 {
-        if x.is_nan() {
-            return x;
-        }
-        if x > 709.0 {
-            return f64::INFINITY;
-        }
-        if x < -708.0 {
-            return 0.0;
-        }
-        // x = k ln 2 + r with |r| <= ln(2)/2 (plus rounding).
-        let k = (x * std::f64::consts::LOG2_E).round();
-        let r = (x - k * LN2_HI) - k * LN2_LO;
-        // Taylor series to r^14, nested: 1 + r(1 + r/2(1 + r/3(...))).
-        let mut poly = 1.0;
-        for inv in INV_1_TO_14.iter().rev() {
-            poly = 1.0 + r * poly * inv;
-        }
-        // 2^k for k in -1022..=1023, built exactly.
-        let scale = f64::from_bits(((k as i64 + 1023) as u64) << 52);
-        poly * scale
+/// P(X <= x) for X ~ gamma(shape, scale), the regularized lower incomplete
+/// gamma function at x / scale.
+///
+/// Hand-written because `libm` has no incomplete gamma function; it is
+/// built from `libm`'s `exp`, `log` and `lgamma` and IEEE basic operations
+/// only, so it too gives the same bits on every platform.
+fn gamma_cdf(x: f64, shape: f64, scale: f64) -> f64 {
+    if x <= 0.0 {
+        return 0.0;
     }
-
-    /// 2^x.
-    pub fn exp2(x: f64) -> f64 {
-        exp(x * std::f64::consts::LN_2)
-    }
-
-    /// Natural logarithm of a positive, finite number.
-    pub fn ln(x: f64) -> f64 {
-        if x.is_nan() || x < 0.0 {
-            return f64::NAN;
-        }
-        if x == 0.0 {
-            return f64::NEG_INFINITY;
-        }
-        if x.is_infinite() {
-            return x;
-        }
-        let (x, bias) = if x < f64::MIN_POSITIVE {
-            (x * (1u64 << 54) as f64, -54)
-        } else {
-            (x, 0)
-        };
-        let bits = x.to_bits();
-        let mut e = ((bits >> 52) & 0x7ff) as i64 - 1023 + bias;
-        // Mantissa in [1, 2), then moved to [sqrt(1/2), sqrt(2)).
-        let mut m = f64::from_bits((bits & 0x000f_ffff_ffff_ffff) | 0x3ff0_0000_0000_0000);
-        if m > std::f64::consts::SQRT_2 {
-            m *= 0.5;
-            e += 1;
-        }
-        // ln m = 2 atanh(s), s = (m - 1)/(m + 1), |s| <= 0.172.
-        let s = (m - 1.0) / (m + 1.0);
-        let s2 = s * s;
-        let mut series = 0.0;
-        for inv in INV_ODD_1_TO_25.iter().rev() {
-            series = inv + s2 * series;
-        }
-        let e = e as f64;
-        e * LN2_HI + (e * LN2_LO + 2.0 * s * series)
-    }
-
-    /// x^y for x > 0.
-    pub fn powf(x: f64, y: f64) -> f64 {
-        exp(y * ln(x))
-    }
-
-    /// ln Γ(a) for a > 0: Stirling's series after shifting a to >= 10.
-    pub fn ln_gamma(a: f64) -> f64 {
-        let mut z = a;
-        let mut product = 1.0;
-        while z < 10.0 {
-            product *= z;
-            z += 1.0;
-        }
-        let zi = 1.0 / z;
-        let zi2 = zi * zi;
-        let series = zi
-            * (1.0 / 12.0
-                - zi2 * (1.0 / 360.0 - zi2 * (1.0 / 1260.0 - zi2 * (1.0 / 1680.0 - zi2 / 1188.0))));
-        (z - 0.5) * ln(z) - z + LN_SQRT_2PI + series - ln(product)
-    }
-
-    /// P(X <= x) for X ~ gamma(shape, scale).
-    pub fn gamma_cdf(x: f64, shape: f64, scale: f64) -> f64 {
-        if x <= 0.0 {
-            return 0.0;
-        }
-        let x = x / scale;
-        let a = shape;
-        // e^-x x^a / Γ(a), the common factor of both expansions.
-        let front = exp(-x + a * ln(x) - ln_gamma(a));
-        if x < a + 1.0 {
-            // Series: P = front * Σ x^n / (a (a+1) ... (a+n)).
-            let mut term = 1.0 / a;
-            let mut sum = term;
-            let mut denom = a;
-            for _ in 0..1000 {
-                denom += 1.0;
-                term *= x / denom;
-                sum += term;
-                if term.abs() < sum.abs() * 1e-17 {
-                    break;
-                }
+    let x = x / scale;
+    let a = shape;
+    // e^-x x^a / Γ(a), the common factor of both expansions.
+    let front = libm::exp(-x + a * libm::log(x) - libm::lgamma(a));
+    if x < a + 1.0 {
+        // Series: P = front * Σ x^n / (a (a+1) ... (a+n)).
+        let mut term = 1.0 / a;
+        let mut sum = term;
+        let mut denom = a;
+        for _ in 0..1000 {
+            denom += 1.0;
+            term *= x / denom;
+            sum += term;
+            if term.abs() < sum.abs() * 1e-17 {
+                break;
             }
-            (front * sum).min(1.0)
-        } else {
-            // Continued fraction for Q = 1 - P, evaluated by modified Lentz.
-            const TINY: f64 = 1e-300;
-            let mut b = x + 1.0 - a;
-            let mut c = 1.0 / TINY;
-            let mut d = 1.0 / b;
-            let mut h = d;
-            for i in 1..1000 {
-                let i = f64::from(i);
-                let an = -i * (i - a);
-                b += 2.0;
-                d = an * d + b;
-                if d.abs() < TINY {
-                    d = TINY;
-                }
-                c = b + an / c;
-                if c.abs() < TINY {
-                    c = TINY;
-                }
-                d = 1.0 / d;
-                let step = d * c;
-                h *= step;
-                if (step - 1.0).abs() < 1e-16 {
-                    break;
-                }
-            }
-            (1.0 - front * h).max(0.0)
         }
+        (front * sum).min(1.0)
+    } else {
+        // Continued fraction for Q = 1 - P, evaluated by modified Lentz.
+        const TINY: f64 = 1e-300;
+        let mut b = x + 1.0 - a;
+        let mut c = 1.0 / TINY;
+        let mut d = 1.0 / b;
+        let mut h = d;
+        for i in 1..1000 {
+            let i = f64::from(i);
+            let an = -i * (i - a);
+            b += 2.0;
+            d = an * d + b;
+            if d.abs() < TINY {
+                d = TINY;
+            }
+            c = b + an / c;
+            if c.abs() < TINY {
+                c = TINY;
+            }
+            d = 1.0 / d;
+            let step = d * c;
+            h *= step;
+            if (step - 1.0).abs() < 1e-16 {
+                break;
+            }
+        }
+        (1.0 - front * h).max(0.0)
     }
 }
 
@@ -1514,13 +1385,13 @@ mod tests {
         assert!(took.as_secs_f64() < 0.2, "took {took:?}");
     }
 
-    // ---- portable math ----------------------------------------------------
+    // ---- math -------------------------------------------------------------
 
     #[test]
-    fn portable_exp_and_ln_agree_with_std() {
+    fn libm_exp_and_log_agree_with_std() {
         let mut x = -40.0;
         while x < 40.0 {
-            let (got, want) = (pmath::exp(x), x.exp());
+            let (got, want) = (libm::exp(x), x.exp());
             assert!(
                 ((got - want) / want).abs() < 4e-16,
                 "exp({x}) = {got}, std {want}"
@@ -1530,28 +1401,24 @@ mod tests {
         for x in [
             1e-300, 1e-310, 0.1, 0.5, 0.999, 1.0, 1.5, 2.0, 3.0, 128.0, 1e10, 1.7e308,
         ] {
-            let (got, want) = (pmath::ln(x), x.ln());
+            let (got, want) = (libm::log(x), x.ln());
             assert!(
                 (got - want).abs() <= 4e-16 * want.abs().max(1e-300),
                 "ln({x}) = {got}, std {want}"
             );
         }
-        assert_eq!(pmath::ln(1.0), 0.0);
+        assert_eq!(libm::log(1.0), 0.0);
         assert_eq!(log2_u32(128), 7.0);
         assert_eq!(log2_u32(1), 0.0);
         assert!((log2_u32(100) - 100f64.log2()).abs() < 1e-15);
-        assert_eq!(pmath::exp(0.0), 1.0);
-        // The split of ln 2 is fdlibm's, bit for bit.
-        assert_eq!(pmath::LN2_HI.to_bits(), 0x3fe6_2e42_fee0_0000);
-        assert_eq!(pmath::LN2_LO.to_bits(), 0x3dea_39ef_3579_3c76);
-        assert_eq!(pmath::LN2_HI + pmath::LN2_LO, std::f64::consts::LN_2);
+        assert_eq!(libm::exp(0.0), 1.0);
     }
 
     #[test]
-    fn portable_gamma_functions() {
-        assert!((pmath::ln_gamma(0.5) - 0.572_364_942_924_700_1).abs() < 1e-13);
-        assert!((pmath::ln_gamma(10.0) - 362_880f64.ln()).abs() < 1e-13);
-        assert!((pmath::ln_gamma(6.1271) - 5.005_792_787_211_044).abs() < 1e-12);
+    fn gamma_functions() {
+        assert!((libm::lgamma(0.5) - 0.572_364_942_924_700_1).abs() < 1e-13);
+        assert!((libm::lgamma(10.0) - 362_880f64.ln()).abs() < 1e-13);
+        assert!((libm::lgamma(6.1271) - 5.005_792_787_211_044).abs() < 1e-12);
         // Integer shapes have a closed form: 1 - e^-x Σ_{i<k} x^i / i!.
         for k in [1u32, 2, 5, 12] {
             for x in [0.1, 1.0, 4.0, 11.0, 13.0, 30.0] {
@@ -1562,7 +1429,7 @@ mod tests {
                     sum += term;
                 }
                 let want = 1.0 - (-x).exp() * sum;
-                let got = pmath::gamma_cdf(x, f64::from(k), 1.0);
+                let got = gamma_cdf(x, f64::from(k), 1.0);
                 assert!(
                     (got - want).abs() < 1e-13,
                     "P({k}, {x}) = {got}, want {want}"
@@ -1570,7 +1437,7 @@ mod tests {
             }
         }
         // Scale enters as x / scale.
-        assert!((pmath::gamma_cdf(10.0, 3.0, 2.0) - pmath::gamma_cdf(5.0, 3.0, 1.0)).abs() < 1e-15);
-        assert_eq!(pmath::gamma_cdf(0.0, 3.0, 1.0), 0.0);
+        assert!((gamma_cdf(10.0, 3.0, 2.0) - gamma_cdf(5.0, 3.0, 1.0)).abs() < 1e-15);
+        assert_eq!(gamma_cdf(0.0, 3.0, 1.0), 0.0);
     }
 }

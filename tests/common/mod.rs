@@ -4,7 +4,9 @@
 use goalc::policy::PolicySpec;
 use goalc::sim::{simulate, Outcome, SimOptions};
 use goalc::workload::{swf, Job, SwfHeader, SwfRecord, Time, Workload};
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
 
 /// A tiny workload from (submit, runtime, estimate, procs) tuples; job
 /// numbers are 1, 2, ... in the order given.
@@ -123,4 +125,55 @@ pub fn reference_traces() -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
+}
+
+/// The folder of the reference traces, `$GOALC_TRACES` made absolute.
+pub fn reference_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("GOALC_TRACES")?;
+    Some(
+        std::fs::canonicalize(&dir)
+            .unwrap_or_else(|e| panic!("GOALC_TRACES={}: {e}", PathBuf::from(&dir).display())),
+    )
+}
+
+/// A trace's file name, the key its snapshots are pinned under.
+pub fn file_name(path: &Path) -> String {
+    path.file_name()
+        .expect("a trace file")
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Pins each of `texts` (keyed by [`file_name`]) as
+/// `snapshots/traces/{kind}@{file name}.snap`, through `insta::glob!` over
+/// the generated traces in `traces/` (when `generated`) and over
+/// `$GOALC_TRACES`, so one run reports every mismatch rather than the
+/// first. Every text is pinned, and every trace found has a text.
+pub fn pin_per_trace(kind: &str, texts: &BTreeMap<String, String>, generated: bool) {
+    let mut pinned = 0;
+    let mut failed = None;
+    // Snapshot and glob paths are relative to this file, tests/common/.
+    insta::with_settings!({snapshot_path => "../../snapshots/traces", prepend_module_to_snapshot => false}, {
+        let mut pin = |path: &Path| {
+            let name = file_name(path);
+            let text = texts
+                .get(&name)
+                .unwrap_or_else(|| panic!("{kind}: no result for {name}"));
+            insta::assert_snapshot!(kind, text);
+            pinned += 1;
+        };
+        if generated {
+            failed = catch_unwind(AssertUnwindSafe(|| {
+                insta::glob!("../../traces", "*.swf", &mut pin);
+            }))
+            .err();
+        }
+        if let Some(dir) = reference_dir() {
+            insta::glob!(dir.as_path(), "*.{swf,swf.gz}", &mut pin);
+        }
+    });
+    if let Some(panic) = failed {
+        resume_unwind(panic);
+    }
+    assert_eq!(pinned, texts.len(), "{kind}: a result without its trace");
 }

@@ -257,11 +257,11 @@ pub(super) fn valid_schedule(reserved: &[Reserved], new: &Pending, schedule: &[R
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+mod tests {
     use super::*;
 
     /// A job submitted at 0 (ties in the heuristics go by job index).
-    pub(crate) fn job(job: u32, procs: u32, estimate: Time, deadline: Time) -> Pending {
+    fn job(job: u32, procs: u32, estimate: Time, deadline: Time) -> Pending {
         Pending {
             job,
             submit: 0,
@@ -271,115 +271,8 @@ pub(super) mod tests {
         }
     }
 
-    pub(crate) fn at(job: Pending, start: Time) -> Reserved {
+    fn at(job: Pending, start: Time) -> Reserved {
         Reserved { job, start }
-    }
-
-    /// (job index, start) of each job, in schedule order.
-    pub(crate) fn starts(schedule: &[Reserved]) -> Vec<(u32, Time)> {
-        schedule.iter().map(|r| (r.job.job, r.start)).collect()
-    }
-
-    /// 4 processors and a running job holding all of them until 5: with
-    /// 4-processor jobs the machine runs one job at a time from 5 on.
-    pub(crate) fn serial() -> Profile {
-        let mut base = Profile::new(4, 0);
-        base.allocate(0, 5, 4);
-        base
-    }
-
-    /// 4 processors; a running job holds 2 of them until 10.
-    fn four_with_running() -> Profile {
-        let mut base = Profile::new(4, 0);
-        base.allocate(0, 10, 2);
-        base
-    }
-
-    #[test]
-    fn accepts_at_the_cheapest_position() {
-        // A (2 procs, 10 s) runs beside the running job in [0, 10); B needs
-        // the whole machine and follows at 10.
-        let a = job(1, 2, 10, 20);
-        let b = job(2, 4, 10, 40);
-        let reserved = [at(a, 0), at(b, 10)];
-        // N: 4 procs for 5 s.
-        let n = job(3, 4, 5, 40);
-        // Position 0: N at 10 (first time 4 are free), A still fits at 0,
-        // B after N at 15; completions 15 + 10 + 25 = 50.
-        // Position 1: A at 0, N at 10, B at 15: the same schedule, cost 50.
-        // Position 2: A at 0, B at 10, N at 20; 10 + 20 + 25 = 55.
-        // The first of the cheapest wins.
-        let s = Msb::new(Heuristic::Edf)
-            .admit(0, &four_with_running(), &reserved, n)
-            .expect("admitted");
-        assert_eq!(starts(&s), vec![(1, 0), (3, 10), (2, 15)]);
-    }
-
-    #[test]
-    fn skips_infeasible_positions() {
-        // As above but B must end by 22: positions 0 and 1 push B to 15-25,
-        // too late, so only appending N (at 20, ending 25 <= 40) is feasible.
-        let a = job(1, 2, 10, 20);
-        let b = job(2, 4, 10, 22);
-        let reserved = [at(a, 0), at(b, 10)];
-        let n = job(3, 4, 5, 40);
-        let s = Msb::new(Heuristic::Edf)
-            .admit(0, &four_with_running(), &reserved, n)
-            .expect("admitted");
-        assert_eq!(starts(&s), vec![(1, 0), (2, 10), (3, 20)]);
-    }
-
-    #[test]
-    fn rejects_when_no_position_is_feasible() {
-        // B must end by 22, so N can only come last, at 20, ending 25: past
-        // its deadline 24. N alone could run at 10, so only the schedule
-        // rejects it.
-        let a = job(1, 2, 10, 20);
-        let b = job(2, 4, 10, 22);
-        let reserved = [at(a, 0), at(b, 10)];
-        let n = job(3, 4, 5, 24);
-        assert_eq!(
-            Msb::new(Heuristic::Edf).admit(0, &four_with_running(), &reserved, n),
-            None
-        );
-    }
-
-    #[test]
-    fn rejects_a_job_wider_than_the_machine() {
-        let n = job(1, 5, 5, 1000);
-        assert_eq!(
-            Msb::new(Heuristic::Edf).admit(0, &four_with_running(), &[], n),
-            None
-        );
-    }
-
-    #[test]
-    fn heuristic_orders_jobs_with_the_same_reserved_start() {
-        // 6 processors; a running job holds 2 until 50, so 4 are free over
-        // the whole example. X (2 procs, 10 s, deadline 30) and Y (2 procs,
-        // 30 s, deadline 39) both start at 0. EDF puts X first (30 < 39),
-        // LLF puts Y first (laxity 9 < 20). N: 2 procs, 20 s, deadline 25.
-        let mut base = Profile::new(6, 0);
-        base.allocate(0, 50, 2);
-        let x = job(1, 2, 10, 30);
-        let y = job(2, 2, 30, 39);
-        let reserved = [at(x, 0), at(y, 0)];
-        let n = job(3, 2, 20, 25);
-        // EDF order X, Y.
-        // Position 0: N at 0-20, X beside it at 0-10, Y needs 2 procs for
-        // 30 s: 0 free in [0, 10), so 10-40, past 39.
-        // Position 1: X kept at 0-10, N at 0-20, Y again 10-40: infeasible.
-        // Position 2: X at 0-10 and Y at 0-30 kept, N at 10-30, past 25.
-        assert_eq!(Msb::new(Heuristic::Edf).admit(0, &base, &reserved, n), None);
-        // LLF order Y, X.
-        // Position 0: N at 0-20, Y beside it at 0-30 (ends 30 <= 39), X in
-        // the 2 processors N frees at 20: 20-30 (deadline 30). Cost
-        // 20 + 30 + 30 = 80. Position 1 keeps Y and builds the same
-        // schedule, position 2 makes N end at 30: the first wins.
-        let s = Msb::new(Heuristic::Llf)
-            .admit(0, &base, &reserved, n)
-            .expect("admitted under LLF");
-        assert_eq!(starts(&s), vec![(2, 0), (3, 0), (1, 20)]);
     }
 
     #[test]

@@ -216,7 +216,6 @@ impl Admission for Qops {
 #[cfg(test)]
 mod tests {
     use super::super::mrt::Mrt;
-    use super::super::msb::tests::{at, job, serial, starts};
     use super::super::msb::Msb;
     use super::*;
     use rand::{Rng, SeedableRng};
@@ -230,96 +229,6 @@ mod tests {
         assert_eq!(insertion_points(8), vec![0, 4, 6, 7, 8]);
         assert_eq!(insertion_points(10), vec![0, 5, 8, 9, 10]);
         assert_eq!(insertion_points(1000).len(), 11);
-    }
-
-    #[test]
-    fn heuristics_give_different_orders() {
-        // A: 10 s, deadline 50 (laxity 40); B: 30 s, deadline 55 (laxity
-        // 25); N: 5 s, deadline 100. All take the whole machine.
-        let a = job(1, 4, 10, 50);
-        let b = job(2, 4, 30, 55);
-        let reserved = [at(a, 5), at(b, 15)];
-        let n = job(3, 4, 5, 100);
-        // Insertion point 0, EDF: A (50), B (55), N (100): A 5-15, B 15-45,
-        // N 45-50, all in time.
-        let s = Qops::new(Heuristic::Edf, 5)
-            .admit(0, &serial(), &reserved, n)
-            .expect("admitted");
-        assert_eq!(starts(&s), vec![(1, 5), (2, 15), (3, 45)]);
-        // LLF: B (25), A (40), N (95): B 5-35, A 35-45 (<= 50), N 45-50.
-        let s = Qops::new(Heuristic::Llf, 5)
-            .admit(0, &serial(), &reserved, n)
-            .expect("admitted");
-        assert_eq!(starts(&s), vec![(2, 5), (1, 35), (3, 45)]);
-    }
-
-    #[test]
-    fn a_violation_pulls_the_late_job_forward() {
-        // A: 10 s, deadline 40 (laxity 30); B: 30 s, deadline 50 (laxity
-        // 20); N: 5 s, deadline 100. Existing schedule A 5-15, B 15-45.
-        let a = job(1, 4, 10, 40);
-        let b = job(2, 4, 30, 50);
-        let reserved = [at(a, 5), at(b, 15)];
-        let n = job(3, 4, 5, 100);
-        // Insertion point 0, LLF order B, A, N: B 5-35, then A would end at
-        // 45 > 40 at position T = 1. Violation 1 <= K: the jobs from
-        // mid = (0 + 1) / 2 = 0 go back (B), TL is re-sorted (B, N) and A
-        // goes to its head: A 5-15, B 15-45, N 45-50.
-        let s = Qops::new(Heuristic::Llf, 5)
-            .admit(0, &serial(), &reserved, n)
-            .expect("admitted");
-        assert_eq!(starts(&s), vec![(1, 5), (2, 15), (3, 45)]);
-        // With K = 0 that violation fails insertion point 0. Point 1 keeps A
-        // at 5-15, places N first (15-20), then TL = [B]: 20-50, in time.
-        let s = Qops::new(Heuristic::Llf, 0)
-            .admit(0, &serial(), &reserved, n)
-            .expect("admitted at the second point");
-        assert_eq!(starts(&s), vec![(1, 5), (3, 15), (2, 20)]);
-    }
-
-    #[test]
-    fn rejects_when_every_insertion_point_fails() {
-        // A 5-15 and B 15-25 end exactly at their deadlines; N (10 s,
-        // deadline 30) would run 5-15 alone, but with A and B first it ends
-        // at 35 and any other order makes A or B late.
-        let a = job(1, 4, 10, 15);
-        let b = job(2, 4, 10, 25);
-        let reserved = [at(a, 5), at(b, 15)];
-        let n = job(3, 4, 10, 30);
-        // Point 0 (EDF A, B, N): N misses at T = 2, repairs swap N and B
-        // back and forth until the 6th violation. Point 1 (A kept, N, B):
-        // the same between N and B. Point 2 (A and B kept): N first at
-        // 25-35 misses with nothing before it to move: rejected.
-        for k in [0, 1, 5, 50] {
-            assert_eq!(
-                Qops::new(Heuristic::Edf, k).admit(0, &serial(), &reserved, n),
-                None
-            );
-        }
-    }
-
-    #[test]
-    fn admits_what_msb_rejects_by_reordering_the_tail() {
-        // A (10 s, deadline 100) was scheduled first and B (10 s, deadline
-        // 30) after it, as an MSB that appended B would leave them: A 5-15,
-        // B 15-25, both in time. N (10 s, deadline 15) must run 5-15.
-        let a = job(1, 4, 10, 100);
-        let b = job(2, 4, 10, 30);
-        let reserved = [at(a, 5), at(b, 15)];
-        let n = job(3, 4, 10, 15);
-        // MSB keeps A before B. Position 0: N 5-15, A 15-25, B 25-35 > 30.
-        // Position 1: A 5-15, N 15-25 > 15, and later positions only delay
-        // N further: rejected.
-        assert_eq!(
-            Msb::new(Heuristic::Edf).admit(0, &serial(), &reserved, n),
-            None
-        );
-        // QoPS insertion point 0 re-sorts everything by EDF: N (15), B (30),
-        // A (100): N 5-15, B 15-25, A 25-35, all in time.
-        let s = Qops::new(Heuristic::Edf, 5)
-            .admit(0, &serial(), &reserved, n)
-            .expect("admitted");
-        assert_eq!(starts(&s), vec![(3, 5), (2, 15), (1, 25)]);
     }
 
     /// Checks an admitted schedule against the machine: allocated one job

@@ -9,9 +9,9 @@
 
 mod conservative;
 mod easy;
-mod none;
+mod no_guarantee;
 
 pub use conservative::Conservative;
 pub(crate) use easy::backfill_pass;
 pub use easy::Easy;
-pub use none::NoGuarantee;
+pub use no_guarantee::NoGuarantee;
