@@ -5,11 +5,11 @@
 //! every algorithm.
 
 mod common;
-use goalc::run::deadlines::{synthesize, DeadlineSpec};
 use goalc::policy::admission::mrt::Mrt;
 use goalc::policy::admission::msb::Msb;
 use goalc::policy::admission::qops::Qops;
 use goalc::policy::admission::{Admission, AdmissionSpec, Algorithm, Heuristic, Pending, Reserved};
+use goalc::run::deadlines::{synthesize, DeadlineSpec};
 use goalc::sim::invariants::check_schedule;
 use goalc::sim::{simulate, Profile, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};
