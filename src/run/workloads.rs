@@ -96,8 +96,9 @@ impl FromStr for WindowSpec {
     }
 }
 
-/// Everything that makes the workloads of a run, as plain data.
-#[derive(Debug, Clone, PartialEq)]
+/// Everything that makes the workloads of a run, as plain data; the
+/// default is the built-in model as it is.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct WorkloadPlan {
     /// Machine size overriding the traces' headers.
     pub procs: Option<u32>,
@@ -121,25 +122,6 @@ pub struct WorkloadPlan {
     pub factor_by: FactorBy,
 }
 
-impl Default for WorkloadPlan {
-    fn default() -> Self {
-        WorkloadPlan {
-            procs: None,
-            model: ModelParams::default(),
-            first_jobs: None,
-            exact_estimates: false,
-            window: None,
-            months: None,
-            warmup: 0,
-            cooldown: 0,
-            load: None,
-            load_by: LoadBy::default(),
-            load_factors: Vec::new(),
-            factor_by: FactorBy::default(),
-        }
-    }
-}
-
 impl WorkloadPlan {
     /// Every workload of the plan: for each trace in order (the built-in
     /// model when `traces` is empty), each month, each load factor. Traces
@@ -153,7 +135,7 @@ impl WorkloadPlan {
         };
         Ok(sources
             .par_iter()
-            .map(|t| self.from_source(*t))
+            .map(|t| self.of_source(*t))
             .collect::<Result<Vec<_>, RunError>>()?
             .into_iter()
             .flatten()
@@ -179,7 +161,7 @@ impl WorkloadPlan {
     }
 
     /// The workloads made from one trace, or from the model.
-    fn from_source(&self, trace: Option<&Path>) -> Result<Vec<Workload>, RunError> {
+    fn of_source(&self, trace: Option<&Path>) -> Result<Vec<Workload>, RunError> {
         let mut w = self.source(trace)?;
         if let Some(n) = self.first_jobs {
             w = transform::first_jobs(&w, n);

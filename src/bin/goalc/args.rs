@@ -96,9 +96,7 @@ pub struct FormatArg {
 
 /// A parser for one of `choices`, listed in `--help`, turned into `T` by
 /// its `FromStr` (which the choices always satisfy).
-fn names<T>(
-    choices: &'static [&'static str],
-) -> impl TypedValueParser<Value = T> + Clone + Send + Sync + 'static
+fn names<T>(choices: &'static [&'static str]) -> impl TypedValueParser<Value = T> + 'static
 where
     T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
 {
