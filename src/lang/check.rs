@@ -70,7 +70,7 @@ pub fn check(text: &str, statements: &[Statement]) -> (Option<Draft>, Vec<Diagno
     }
     let mut modes = Modes::default();
     for m in &mechanisms {
-        m.modes(&cx, &mut modes);
+        m.modes(&mut modes);
     }
     if let Some(given) = &cx.order {
         modes.fit(cx.order_words.fit(given));

@@ -50,9 +50,10 @@ impl Mechanism for Admission {
             "deadline" => self.deadline = Some((st.span, deadline(st)?)),
             "admission" => self.admission = Some((st.span, admission(st)?)),
             _ => {
-                order::rest(st).end()?;
-                let h = match st.items[0].ident() {
-                    Some("llf") => Heuristic::Llf,
+                let (word, args) = order::rest(st);
+                args.end()?;
+                let h = match word {
+                    "llf" => Heuristic::Llf,
                     _ => Heuristic::Edf,
                 };
                 self.heuristic = Some((st.span, h));
@@ -64,7 +65,7 @@ impl Mechanism for Admission {
     /// Deadlines make the goal admission control, and so does `admission`
     /// (which alone is judged in [`Self::lower`]); the deadlines name the
     /// mode in messages when both are given.
-    fn modes(&self, _: &Cx, modes: &mut Modes) {
+    fn modes(&self, modes: &mut Modes) {
         let claims = [
             self.deadline.map(|d| (d.0, "deadlines")),
             self.admission.map(|a| (a.0, "admission control")),

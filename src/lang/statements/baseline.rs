@@ -58,11 +58,11 @@ impl Mechanism for Baseline {
         match st.keyword.as_str() {
             "name" => self.name = Some(name(st, cx.text)?),
             "order" => {
-                let args = order::rest(st);
+                let (word, args) = order::rest(st);
                 args.end()?;
-                self.order = Some(match st.items[0].ident() {
-                    Some("lxf") => Order::Lxf,
-                    Some("sjf") => Order::Sjf,
+                self.order = Some(match word {
+                    "lxf" => Order::Lxf,
+                    "sjf" => Order::Sjf,
                     _ => Order::Fcfs,
                 });
             }
@@ -72,7 +72,7 @@ impl Mechanism for Baseline {
         Ok(())
     }
 
-    fn modes(&self, _: &Cx, modes: &mut Modes) {
+    fn modes(&self, modes: &mut Modes) {
         // A search places jobs itself and admission control runs them at
         // their reserved starts: the dispatch rule is a baseline's alone.
         if let Some((span, _)) = self.dispatch {
@@ -147,7 +147,7 @@ fn dispatch(st: &Statement) -> Check<Dispatch> {
                 .with_label("expected easy, conservative, none")
                 .with_help("dynamic reservations are a variant of conservative backfilling: write `backfill conservative dynamic`"));
         }
-        let (word, span) = args.word("a backfill mode", &["easy", "conservative", "none"])?;
+        let (word, _) = args.word("a backfill mode", &["easy", "conservative", "none"])?;
         match word {
             "easy" => {
                 let depth = match args.peek() {
@@ -169,10 +169,7 @@ fn dispatch(st: &Statement) -> Check<Dispatch> {
                 }
                 _ => Dispatch::Conservative,
             },
-            _ => {
-                let _ = span;
-                Dispatch::NoGuarantee
-            }
+            _ => Dispatch::NoGuarantee,
         }
     };
     if let Some(item) = args.peek() {

@@ -77,7 +77,7 @@ impl Mechanism for Fairshare {
         Ok(())
     }
 
-    fn modes(&self, _: &Cx, modes: &mut Modes) {
+    fn modes(&self, modes: &mut Modes) {
         // Both change how a baseline orders and dispatches its queue;
         // a search and admission control have their own.
         if let Some((span, _)) = self.fairshare {
@@ -236,7 +236,7 @@ impl Fairshare {
 
 /// `order fairshare`: the decay is a statement of its own.
 fn order_fairshare(st: &Statement, text: &str) -> Check {
-    let args = order::rest(st);
+    let (_, args) = order::rest(st);
     if let Some(rule) = args
         .peek()
         .filter(|i| matches!(i.ident(), Some("decay" | "half-life")))

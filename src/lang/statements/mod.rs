@@ -2,9 +2,10 @@
 //!
 //! A mechanism checks its own statements, declares what they claim and
 //! which modes they fit (see [`super::mode`]), keeps the rules among its
-//! own statements, and lowers itself into the [`Draft`]. It never looks at
-//! another mechanism's statements except through [`Cx`]. Adding one is a
-//! new file here and a line in [`mechanisms`].
+//! own statements, and lowers itself into the [`Draft`]. It sees other
+//! mechanisms only through [`Cx`] and the draft lowered so far, never their
+//! statements. Adding one is a new file here, a line in [`mechanisms`],
+//! and its mode in [`super::mode::Mode`] if it brings one.
 
 pub mod admission;
 pub mod baseline;
@@ -49,7 +50,7 @@ pub trait Mechanism {
     fn check(&mut self, st: &Statement, cx: &mut Cx) -> Check;
 
     /// Declares what its statements claim and which modes they fit.
-    fn modes(&self, cx: &Cx, modes: &mut Modes);
+    fn modes(&self, modes: &mut Modes);
 
     /// Applies the rules among its statements and writes its part of the
     /// goal, once the mode is known; statements that do not fit `mode`

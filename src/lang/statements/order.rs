@@ -2,10 +2,10 @@
 //! (fcfs, lxf and sjf order a baseline's queue, fairshare too, edf and llf
 //! order admission control). The word picks the mechanism that checks it.
 
-use super::super::args::{Args, Check};
-use super::super::mode::{Fit, Mode, Role};
-use super::super::syntax::Statement;
+use crate::lang::args::{Args, Check};
 use crate::lang::diag::Span;
+use crate::lang::mode::{Fit, Mode, Role};
+use crate::lang::syntax::Statement;
 
 /// The words a mechanism gives `order`.
 #[derive(Debug, Clone, Copy)]
@@ -94,11 +94,12 @@ impl Words {
     }
 }
 
-/// The words of `order` after the first: the rest of the statement.
-pub fn rest(st: &Statement) -> Args<'_> {
+/// The word of an `order` statement that [`Words::read`] accepted, and
+/// the rest of the statement.
+pub fn rest(st: &Statement) -> (&str, Args<'_>) {
     let mut args = Args::new(st);
-    let _ = args.next("");
-    args
+    let word = args.next("").ok().and_then(|i| i.ident()).unwrap_or("");
+    (word, args)
 }
 
 /// "a, b or c".

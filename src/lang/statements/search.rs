@@ -47,7 +47,7 @@ impl Mechanism for Search {
 
     /// An objective makes the goal a search. The `search` statement only
     /// tunes it, and without an objective is judged in [`Self::lower`].
-    fn modes(&self, _: &Cx, modes: &mut Modes) {
+    fn modes(&self, modes: &mut Modes) {
         let Some((span, _)) = self.objective else {
             return;
         };
@@ -133,7 +133,7 @@ impl Default for SearchStmt {
 }
 
 /// `objective lexical(...) ...`, or the bare `lexical(...)` / `tradeoff(...)`.
-pub fn objective(st: &Statement) -> Check<ObjectiveStmt> {
+fn objective(st: &Statement) -> Check<ObjectiveStmt> {
     let mut args = Args::new(st);
     let (model_word, model_span) = if st.keyword == "objective" {
         let item = args.next("an objective, e.g. lexical(total_excessive_wait -> avg_slowdown)")?;
@@ -415,7 +415,7 @@ fn percent(item: &Item) -> Check<f64> {
 }
 
 /// `search [dds|lds] [branch fcfs|lxf] [budget L]`.
-pub fn search(st: &Statement) -> Check<SearchStmt> {
+fn search(st: &Statement) -> Check<SearchStmt> {
     let mut args = Args::new(st);
     let mut out = SearchStmt::default();
     let mut seen: Vec<(&str, Span)> = Vec::new();
@@ -454,7 +454,7 @@ pub fn search(st: &Statement) -> Check<SearchStmt> {
 }
 
 /// Combines a checked objective and search into the search policy.
-pub fn search_spec(
+fn search_spec(
     objective: Objective,
     search: Option<SearchStmt>,
     tau: crate::workload::Time,
