@@ -64,6 +64,7 @@ fn workload() -> (String, Workload) {
                 jobs: 13_000,
                 procs: 1024,
                 seed: 1,
+                widest: None,
             })
             .expect("model");
             // The model has no users; 64 of them make fairshare matter.

@@ -77,6 +77,7 @@ fn whole_traces(c: &mut Criterion) {
         jobs: 100_000,
         procs: 128,
         seed: 1,
+        widest: None,
     })
     .expect("model");
     let path = write_temp_trace(&model);
@@ -97,6 +98,7 @@ fn whole_traces(c: &mut Criterion) {
         jobs: 1_000_000,
         procs: 1024,
         seed: 3,
+        widest: None,
     })
     .expect("model");
     let path = write_temp_trace(&big);

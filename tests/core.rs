@@ -117,6 +117,7 @@ fn same_inputs_give_identical_outcomes() {
         jobs: 3000,
         procs: 64,
         seed: 11,
+        widest: None,
     })
     .unwrap();
     for name in [

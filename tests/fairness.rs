@@ -270,6 +270,7 @@ fn model_workload(jobs: usize, seed: u64) -> Workload {
         jobs,
         procs: 32,
         seed,
+        widest: None,
     })
     .expect("model");
     for j in &mut w.jobs {

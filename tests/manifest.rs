@@ -109,6 +109,7 @@ fn generated_traces_are_reproducible() {
             jobs: jobs.parse().unwrap(),
             procs: procs.parse().unwrap(),
             seed: seed.trim_start_matches('s').parse().unwrap(),
+            widest: None,
         };
         let w = generate(&params).unwrap();
         let mut expected = Vec::new();

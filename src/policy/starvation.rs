@@ -16,16 +16,16 @@
 //! recent use. The exclusion is temporary: as usage decays the user becomes
 //! light again and their long-waiting jobs enter.
 
-use super::backfill::backfill_pass;
+use super::backfill::{backfill_pass, LiveProfile};
 use super::{Order, Ranker};
-use crate::sim::{Epoch, JobIdx, Policy, Profile};
+use crate::sim::{Epoch, JobIdx, Policy};
 use crate::workload::Time;
 
 pub struct StarvationQueue {
     rank: Ranker,
     after: Time,
     exclude_heavy: bool,
-    profile: Profile,
+    profile: LiveProfile,
     starving: Vec<JobIdx>,
     rest: Vec<JobIdx>,
     /// Per account: the epoch stamp at which it was last counted active.
@@ -41,7 +41,7 @@ impl StarvationQueue {
             rank: Ranker::new(order),
             after,
             exclude_heavy,
-            profile: Profile::new(1, 0),
+            profile: LiveProfile::new(),
             starving: Vec::new(),
             rest: Vec::new(),
             seen: Vec::new(),
@@ -90,6 +90,7 @@ impl Policy for StarvationQueue {
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let (now, jobs, waiting) = (epoch.state.now, epoch.state.jobs, epoch.state.waiting);
+        self.profile.sync(&epoch.state);
         if waiting.is_empty() {
             return;
         }

@@ -322,6 +322,7 @@ mod tests {
                 jobs: 200,
                 procs: 32,
                 seed: 3,
+                widest: None,
             },
             load_factors: vec![1.0, 1.5],
             ..WorkloadPlan::default()

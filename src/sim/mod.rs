@@ -138,14 +138,14 @@ pub struct State<'a> {
 impl State<'_> {
     /// Fills `profile` with the machine as running jobs hold it, from now on.
     pub fn running_profile(&self, profile: &mut Profile) {
-        profile.reset(self.now);
-        for r in self.running {
-            profile.allocate(
-                self.now,
-                r.expected_end - self.now,
-                self.jobs[r.job as usize].procs,
-            );
-        }
+        // Sorted by expected end: one pass builds the steps.
+        let jobs = self.jobs;
+        profile.reset_to_holds(
+            self.now,
+            self.running
+                .iter()
+                .map(|r| (r.expected_end, jobs[r.job as usize].procs)),
+        );
     }
 }
 

@@ -5,9 +5,15 @@
 //! question every policy asks is "when is the earliest time `p` processors
 //! are free for `d` seconds?".
 //!
-//! Stored as a sorted vector of steps rather than a tree: profiles hold a few
-//! hundred steps at most, and a linear scan over contiguous memory beats
-//! pointer chasing at that size.
+//! The steps are kept in blocks of a few dozen, each knowing the least and
+//! most free processors over its steps and carrying a pending addition. A
+//! small profile (a few hundred processors) is one or a few blocks, scanned
+//! like a plain vector; a big one (thousands of jobs running at once, each
+//! ending at its own time) is changed and searched a block at a time, so a
+//! hold over thousands of steps costs one addition per block and a scan
+//! skips blocks that are all free enough or all too full.
+//!
+//! Times saturate at [`Time::MAX`]: a hold ending beyond it lasts forever.
 
 use crate::workload::Time;
 
@@ -18,12 +24,85 @@ pub struct Step {
     pub free: u32,
 }
 
+/// Steps per block after a split; a block splits when it holds twice as
+/// many, and merges with its neighbour when it falls under a quarter.
+const BLOCK: usize = 64;
+
+#[derive(Debug, Clone)]
+struct Block {
+    /// Ascending times; `free` without `add`.
+    steps: Vec<Step>,
+    /// Added to every step's stored free count: a change covering the whole
+    /// block is one addition.
+    add: i64,
+    /// Least and most free processors over the block's steps, with `add`.
+    min: u32,
+    max: u32,
+}
+
+impl Block {
+    fn new(steps: Vec<Step>) -> Block {
+        let mut b = Block {
+            steps,
+            add: 0,
+            min: 0,
+            max: 0,
+        };
+        b.refresh();
+        b
+    }
+
+    fn free(&self, i: usize) -> u32 {
+        (i64::from(self.steps[i].free) + self.add) as u32
+    }
+
+    fn first(&self) -> Time {
+        self.steps[0].time
+    }
+
+    fn last(&self) -> Time {
+        self.steps[self.steps.len() - 1].time
+    }
+
+    /// Folds `add` into the steps and recomputes the bounds.
+    fn refresh(&mut self) {
+        let add = self.add;
+        let (mut min, mut max) = (u32::MAX, 0);
+        for s in &mut self.steps {
+            s.free = (i64::from(s.free) + add) as u32;
+            min = min.min(s.free);
+            max = max.max(s.free);
+        }
+        self.add = 0;
+        (self.min, self.max) = (min, max);
+    }
+
+    /// Adds `delta` to every step.
+    fn shift(&mut self, delta: i64) {
+        self.add += delta;
+        self.min = (i64::from(self.min) + delta) as u32;
+        self.max = (i64::from(self.max) + delta) as u32;
+    }
+}
+
+/// A position: block index, step index in the block.
+type Pos = (usize, usize);
+
+/// A job's own hold over `[from, to)` counted as free during a scan.
+#[derive(Clone, Copy)]
+struct Own {
+    from: Time,
+    to: Time,
+    procs: u32,
+}
+
 /// Free processors over time from a start instant to infinity. The last
 /// step extends forever.
 #[derive(Debug, Clone)]
 pub struct Profile {
     procs: u32,
-    steps: Vec<Step>,
+    /// Never empty, and no block is empty.
+    blocks: Vec<Block>,
 }
 
 impl Profile {
@@ -31,44 +110,111 @@ impl Profile {
     pub fn new(procs: u32, now: Time) -> Self {
         Profile {
             procs,
-            steps: vec![Step {
+            blocks: vec![Block::new(vec![Step {
                 time: now,
                 free: procs,
-            }],
+            }])],
         }
     }
 
     /// Resets to an empty machine from `now`, keeping the allocation.
     pub fn reset(&mut self, now: Time) {
-        self.steps.clear();
-        self.steps.push(Step {
+        self.blocks.truncate(1);
+        let b = &mut self.blocks[0];
+        b.steps.clear();
+        b.steps.push(Step {
             time: now,
             free: self.procs,
         });
+        b.add = 0;
+        (b.min, b.max) = (self.procs, self.procs);
+    }
+
+    /// Resets to the machine from `now` with holds from `now` that end at
+    /// the given times, sorted by end (ends not after `now` hold nothing).
+    /// One pass: cheaper than a hold at a time when thousands run.
+    pub fn reset_to_holds(&mut self, now: Time, ends: impl Iterator<Item = (Time, u32)>) {
+        let mut steps = Vec::new();
+        let mut held: u32 = 0;
+        for (end, p) in ends {
+            if end <= now {
+                continue;
+            }
+            held += p;
+            match steps.last_mut() {
+                Some(Step { time, free }) if *time == end => *free += p,
+                _ => steps.push(Step { time: end, free: p }),
+            }
+        }
+        debug_assert!(held <= self.procs, "holding more than the machine");
+        // Prefix sums turn the released counts into free counts.
+        let mut free = self.procs - held;
+        for s in &mut steps {
+            free += s.free;
+            s.free = free;
+        }
+        self.blocks.clear();
+        let mut first = vec![Step {
+            time: now,
+            free: self.procs - held,
+        }];
+        let mut rest = steps.into_iter();
+        first.extend(rest.by_ref().take(BLOCK - 1));
+        self.blocks.push(Block::new(first));
+        loop {
+            let chunk: Vec<Step> = rest.by_ref().take(BLOCK).collect();
+            if chunk.is_empty() {
+                break;
+            }
+            self.blocks.push(Block::new(chunk));
+        }
     }
 
     pub fn procs(&self) -> u32 {
         self.procs
     }
 
-    pub fn steps(&self) -> &[Step] {
-        &self.steps
+    /// The steps in time order.
+    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
+        self.blocks.iter().flat_map(|b| {
+            b.steps.iter().map(move |s| Step {
+                time: s.time,
+                free: (i64::from(s.free) + b.add) as u32,
+            })
+        })
     }
 
     /// Start of the profile.
     pub fn start(&self) -> Time {
-        self.steps[0].time
+        self.blocks[0].first()
     }
 
     /// Free processors at time `t` (`t` at or after the start).
     pub fn free_at(&self, t: Time) -> u32 {
-        self.steps[self.index_at(t)].free
+        let (b, i) = self.locate(t);
+        self.blocks[b].free(i)
     }
 
-    /// Index of the step covering `t`.
-    fn index_at(&self, t: Time) -> usize {
-        // partition_point gives the first step after t; the one before covers t.
-        self.steps.partition_point(|s| s.time <= t).max(1) - 1
+    /// The step covering `t` (the first step when `t` is before the start).
+    fn locate(&self, t: Time) -> Pos {
+        // partition_point gives the first one after t; the one before covers t.
+        let b = self.blocks.partition_point(|b| b.first() <= t).max(1) - 1;
+        let i = self.blocks[b].steps.partition_point(|s| s.time <= t).max(1) - 1;
+        (b, i)
+    }
+
+    fn next(&self, (b, i): Pos) -> Option<Pos> {
+        if i + 1 < self.blocks[b].steps.len() {
+            Some((b, i + 1))
+        } else if b + 1 < self.blocks.len() {
+            Some((b + 1, 0))
+        } else {
+            None
+        }
+    }
+
+    fn time(&self, (b, i): Pos) -> Time {
+        self.blocks[b].steps[i].time
     }
 
     /// Earliest time `t >= from` such that at least `p` processors are free
@@ -76,7 +222,7 @@ impl Profile {
     /// last step extends forever and all holds eventually end.
     pub fn earliest_start(&self, p: u32, d: Time, from: Time) -> Time {
         debug_assert!(p <= self.procs, "job wider than the machine");
-        self.scan(p, d, from, Time::MAX, |s| s.free).unwrap_or(from)
+        self.scan(p, d, from, Time::MAX, None).unwrap_or(from)
     }
 
     /// For a job that holds `p` processors over `[held_at, held_at + d)`:
@@ -86,59 +232,98 @@ impl Profile {
     pub fn earlier_start(&mut self, p: u32, d: Time, from: Time, held_at: Time) -> Option<Time> {
         // A step boundary at held_at lets the own hold be added step by step.
         self.split_at(held_at);
-        let own_end = held_at + d;
-        self.scan(p, d, from, held_at, |s| {
-            if s.time >= held_at && s.time < own_end {
-                s.free + p
-            } else {
-                s.free
-            }
-        })
+        let own = Own {
+            from: held_at,
+            to: held_at.saturating_add(d),
+            procs: p,
+        };
+        self.scan(p, d, from, held_at, Some(own))
     }
 
-    /// The first start `t` in `[from, limit)` where `free(step) >= p` for
-    /// every step overlapping `[t, t + d)`.
-    fn scan(
-        &self,
-        p: u32,
-        d: Time,
-        from: Time,
-        limit: Time,
-        free: impl Fn(&Step) -> u32,
-    ) -> Option<Time> {
-        let steps = &self.steps;
-        let mut i = self.index_at(from);
+    /// Free processors at `pos`, counting `own` as free.
+    fn free_with(&self, (b, i): Pos, own: Option<Own>) -> u32 {
+        let free = self.blocks[b].free(i);
+        match own {
+            Some(o) if (o.from..o.to).contains(&self.blocks[b].steps[i].time) => free + o.procs,
+            _ => free,
+        }
+    }
+
+    /// True when no step of block `b` has `p` free, counting `own` as free.
+    fn block_full(&self, b: usize, p: u32, own: Option<Own>) -> bool {
+        let blk = &self.blocks[b];
+        let own_inside = own.is_some_and(|o| blk.last() >= o.from && blk.first() < o.to);
+        !own_inside && blk.max < p
+    }
+
+    /// The first start `t` in `[from, limit)` where at least `p` are free
+    /// at every step overlapping `[t, t + d)`, counting `own` as free.
+    fn scan(&self, p: u32, d: Time, from: Time, limit: Time, own: Option<Own>) -> Option<Time> {
+        let mut at = self.locate(from);
         let mut candidate = from;
-        while i < steps.len() && candidate < limit {
-            if free(&steps[i]) < p {
-                // Blocked here: the next possible start is the next step.
-                i += 1;
-                candidate = steps.get(i)?.time;
+        while candidate < limit {
+            if self.free_with(at, own) < p {
+                // Blocked here: the next possible start is the next step, or
+                // the next block when this one is all too full.
+                let next = if self.block_full(at.0, p, own) && at.0 + 1 < self.blocks.len() {
+                    Some((at.0 + 1, 0))
+                } else {
+                    self.next(at)
+                };
+                at = next?;
+                candidate = self.time(at);
                 continue;
             }
-            // Check the window [candidate, candidate + d) from step i on.
-            let end = candidate + d;
-            let mut j = i + 1;
-            while j < steps.len() && steps[j].time < end && free(&steps[j]) >= p {
-                j += 1;
+            // Check the window [candidate, candidate + d) from the next step on.
+            let end = candidate.saturating_add(d);
+            let mut pos = self.next(at);
+            loop {
+                let Some(q) = pos else {
+                    return Some(candidate);
+                };
+                let blk = &self.blocks[q.0];
+                // A whole block inside the window, all free enough: skip it.
+                if q.1 == 0 && blk.min >= p && blk.last() < end {
+                    pos = (q.0 + 1 < self.blocks.len()).then_some((q.0 + 1, 0));
+                    continue;
+                }
+                if self.time(q) >= end {
+                    return Some(candidate);
+                }
+                if self.free_with(q, own) < p {
+                    // Too full here: restart from this step.
+                    at = q;
+                    break;
+                }
+                pos = self.next(q);
             }
-            if j == steps.len() || steps[j].time >= end {
-                return Some(candidate);
-            }
-            // Step j is too full: restart after it.
-            i = j;
         }
         None
     }
 
     /// True when `p` processors are free throughout `[t, t + d)`.
     pub fn fits(&self, p: u32, d: Time, t: Time) -> bool {
-        let i = self.index_at(t);
-        let end = t + d;
-        self.steps[i..]
-            .iter()
-            .take_while(|s| s.time < end || s.time <= t)
-            .all(|s| s.free >= p)
+        let at = self.locate(t);
+        if self.blocks[at.0].free(at.1) < p {
+            return false;
+        }
+        let end = t.saturating_add(d);
+        let mut pos = self.next(at);
+        while let Some(q) = pos {
+            let blk = &self.blocks[q.0];
+            if q.1 == 0 && blk.min >= p && blk.last() < end {
+                pos = (q.0 + 1 < self.blocks.len()).then_some((q.0 + 1, 0));
+                continue;
+            }
+            if self.time(q) >= end {
+                return true;
+            }
+            if blk.free(q.1) < p {
+                return false;
+            }
+            pos = self.next(q);
+        }
+        true
     }
 
     /// True when at some time before `until` at least `p` processors are
@@ -146,10 +331,21 @@ impl Profile {
     /// hold does not cover that time. A read-only scan, cheaper than
     /// releasing and re-placing the hold to find out.
     pub fn free_somewhere_before(&self, p: u32, until: Time) -> bool {
-        self.steps
-            .iter()
-            .take_while(|s| s.time < until)
-            .any(|s| s.free >= p)
+        for blk in &self.blocks {
+            if blk.first() >= until {
+                return false;
+            }
+            if blk.last() < until {
+                if blk.max >= p {
+                    return true;
+                }
+                continue;
+            }
+            return (0..blk.steps.len())
+                .take_while(|&i| blk.steps[i].time < until)
+                .any(|i| blk.free(i) >= p);
+        }
+        false
     }
 
     /// Holds `p` processors over `[t, t + d)`. The caller guarantees they are
@@ -158,53 +354,136 @@ impl Profile {
         debug_assert!(
             self.fits(p, d, t),
             "allocating {p} over [{t}, {}) that is not free",
-            t + d
+            t.saturating_add(d)
         );
-        self.change(t, t + d, |free| free - p);
+        self.change(t, t.saturating_add(d), -i64::from(p));
     }
 
     /// Gives back `p` processors over `[t, t + d)`.
     pub fn release(&mut self, t: Time, d: Time, p: u32) {
-        let procs = self.procs;
-        self.change(t, t + d, |free| {
-            debug_assert!(free + p <= procs, "releasing more than the machine");
-            free + p
-        });
+        self.change(t, t.saturating_add(d), i64::from(p));
+        debug_assert!(
+            self.blocks.iter().all(|b| b.max <= self.procs),
+            "releasing more than the machine"
+        );
     }
 
-    /// Applies `f` to the free count over `[from, to)`, splitting steps at
-    /// both ends and merging equal neighbours afterwards.
-    fn change(&mut self, from: Time, to: Time, f: impl Fn(u32) -> u32) {
+    /// Adds `delta` to the free count over `[from, to)`, splitting steps at
+    /// both ends and merging equal neighbours afterwards. A hold reaching
+    /// `Time::MAX` never ends.
+    fn change(&mut self, from: Time, to: Time, delta: i64) {
         let from = from.max(self.start());
         if to <= from {
             return;
         }
-        let a = self.split_at(from);
-        let b = self.split_at(to);
-        for s in &mut self.steps[a..b] {
-            s.free = f(s.free);
+        self.split_at(from);
+        let reaches_end = to == Time::MAX;
+        if !reaches_end {
+            self.split_at(to);
+        }
+        let (ba, ia) = self.locate(from);
+        let (bb, ib) = if reaches_end {
+            let last = self.blocks.len() - 1;
+            (last, self.blocks[last].steps.len())
+        } else {
+            self.locate(to)
+        };
+        if ba == bb {
+            let blk = &mut self.blocks[ba];
+            for s in &mut blk.steps[ia..ib] {
+                s.free = (i64::from(s.free) + delta) as u32;
+            }
+            blk.refresh();
+        } else {
+            let first = &mut self.blocks[ba];
+            for s in &mut first.steps[ia..] {
+                s.free = (i64::from(s.free) + delta) as u32;
+            }
+            first.refresh();
+            for blk in &mut self.blocks[ba + 1..bb] {
+                blk.shift(delta);
+            }
+            if bb < self.blocks.len() && ib > 0 {
+                let last = &mut self.blocks[bb];
+                for s in &mut last.steps[..ib] {
+                    s.free = (i64::from(s.free) + delta) as u32;
+                }
+                last.refresh();
+            }
         }
         // Only the boundaries can have become equal to a neighbour.
-        self.merge_around(b);
-        self.merge_around(a);
+        if !reaches_end {
+            self.merge_at(to);
+        }
+        self.merge_at(from);
     }
 
-    /// Makes sure a step starts exactly at `t`; returns its index.
-    fn split_at(&mut self, t: Time) -> usize {
-        let i = self.index_at(t);
-        if self.steps[i].time == t {
-            return i;
+    /// Makes sure a step starts exactly at `t` (`t` at or after the start).
+    fn split_at(&mut self, t: Time) {
+        let (b, i) = self.locate(t);
+        let blk = &mut self.blocks[b];
+        if blk.steps[i].time == t {
+            return;
         }
-        let free = self.steps[i].free;
-        self.steps.insert(i + 1, Step { time: t, free });
-        i + 1
+        let stored = blk.steps[i].free;
+        blk.steps.insert(
+            i + 1,
+            Step {
+                time: t,
+                free: stored,
+            },
+        );
+        if blk.steps.len() > 2 * BLOCK {
+            let tail = blk.steps.split_off(BLOCK);
+            let mut second = Block::new(tail);
+            second.add = blk.add;
+            second.refresh();
+            blk.refresh();
+            self.blocks.insert(b + 1, second);
+        }
     }
 
-    /// Merges step `i` into step `i - 1` when they have the same free count.
-    fn merge_around(&mut self, i: usize) {
-        if i > 0 && i < self.steps.len() && self.steps[i].free == self.steps[i - 1].free {
-            self.steps.remove(i);
+    /// Removes the step starting at `t` when it has the free count of the
+    /// step before it.
+    fn merge_at(&mut self, t: Time) {
+        let (b, i) = self.locate(t);
+        if self.time((b, i)) != t || (b, i) == (0, 0) {
+            return;
         }
+        let before = if i > 0 {
+            self.blocks[b].free(i - 1)
+        } else {
+            let prev = &self.blocks[b - 1];
+            prev.free(prev.steps.len() - 1)
+        };
+        if before != self.blocks[b].free(i) {
+            return;
+        }
+        let blk = &mut self.blocks[b];
+        blk.steps.remove(i);
+        if blk.steps.is_empty() {
+            self.blocks.remove(b);
+            return;
+        }
+        blk.refresh();
+        self.join_small(b);
+    }
+
+    /// Joins block `b` with its successor when both fit in one block and
+    /// `b` has become small, so scans do not crawl over tiny blocks.
+    fn join_small(&mut self, b: usize) {
+        if b + 1 >= self.blocks.len()
+            || self.blocks[b].steps.len() >= BLOCK / 4
+            || self.blocks[b].steps.len() + self.blocks[b + 1].steps.len() > 2 * BLOCK
+        {
+            return;
+        }
+        let mut next = self.blocks.remove(b + 1);
+        next.refresh();
+        let blk = &mut self.blocks[b];
+        blk.refresh();
+        blk.steps.append(&mut next.steps);
+        blk.refresh();
     }
 
     /// Forgets the past before `now`: the step covering `now` is moved to
@@ -213,11 +492,17 @@ impl Profile {
         if now <= self.start() {
             return;
         }
-        let i = self.index_at(now);
-        if i > 0 {
-            self.steps.drain(..i);
+        let (b, i) = self.locate(now);
+        if b > 0 {
+            self.blocks.drain(..b);
         }
-        self.steps[0].time = now;
+        let first = &mut self.blocks[0];
+        if i > 0 {
+            first.steps.drain(..i);
+            first.refresh();
+        }
+        first.steps[0].time = now;
+        self.join_small(0);
     }
 }
 
@@ -226,7 +511,7 @@ mod tests {
     use super::*;
 
     fn frees(p: &Profile) -> Vec<(Time, u32)> {
-        p.steps().iter().map(|s| (s.time, s.free)).collect()
+        p.steps().map(|s| (s.time, s.free)).collect()
     }
 
     #[test]
@@ -305,5 +590,152 @@ mod tests {
         assert_eq!(frees(&p), vec![(150, 9), (200, 10)]);
         assert_eq!(p.free_at(150), 9);
         assert_eq!(p.earliest_start(10, 5, 150), 200);
+    }
+
+    #[test]
+    fn many_steps_split_into_blocks_and_join_back() {
+        let mut p = Profile::new(1000, 0);
+        for k in 0..600 {
+            p.allocate(0, 1 + k, 1);
+        }
+        assert!(p.blocks.len() > 4, "{} blocks", p.blocks.len());
+        assert_eq!(p.steps().count(), 601);
+        assert_eq!(p.free_at(0), 400);
+        assert_eq!(p.free_at(300), 700);
+        assert_eq!(p.earliest_start(900, 10, 0), 500);
+        assert!(p.fits(400, 1000, 0) && !p.fits(401, 1, 0));
+        // A hold over every step changes each block once.
+        p.allocate(0, 1000, 400);
+        assert_eq!(p.free_at(599), 599);
+        assert_eq!(p.free_at(600), 600);
+        p.release(0, 1000, 400);
+        for k in 0..600 {
+            p.release(0, 1 + k, 1);
+        }
+        assert_eq!(frees(&p), vec![(0, 1000)]);
+        assert_eq!(p.blocks.len(), 1);
+        p.advance(50);
+        assert_eq!(frees(&p), vec![(50, 1000)]);
+    }
+
+    #[test]
+    fn a_hold_to_the_end_of_time_never_ends() {
+        let mut p = Profile::new(10, 0);
+        p.allocate(5, Time::MAX, 4);
+        assert_eq!(frees(&p), vec![(0, 10), (5, 6)]);
+        assert_eq!(p.earliest_start(7, 1, 0), 0);
+        assert!(!p.fits(7, 6, 0));
+        assert_eq!(p.earliest_start(6, Time::MAX, 100), 100);
+        p.release(5, Time::MAX, 4);
+        assert_eq!(frees(&p), vec![(0, 10)]);
+    }
+
+    /// The profile against free counts kept per second, over random holds
+    /// enough to fill many blocks.
+    mod against_seconds {
+        use super::*;
+        use proptest::prelude::*;
+
+        const H: usize = 700;
+
+        #[derive(Debug, Clone)]
+        enum Op {
+            Hold { t: Time, d: Time, p: u32 },
+            Release(usize),
+            Advance(Time),
+        }
+
+        fn op() -> impl Strategy<Value = Op> {
+            prop_oneof![
+                6 => (0..400i64, 1..250i64, 1..6u32).prop_map(|(t, d, p)| Op::Hold { t, d, p }),
+                2 => any::<prop::sample::Index>().prop_map(|i| Op::Release(i.index(1 << 16))),
+                1 => (0..60i64).prop_map(Op::Advance),
+            ]
+        }
+
+        struct Seconds {
+            free: Vec<u32>,
+            start: usize,
+        }
+
+        impl Seconds {
+            fn window_ok(
+                &self,
+                p: u32,
+                d: Time,
+                t: usize,
+                own: Option<(usize, usize, u32)>,
+            ) -> bool {
+                (t..(t + d as usize).max(t + 1)).all(|u| {
+                    let extra = own.map_or(0, |(a, b, q)| if (a..b).contains(&u) { q } else { 0 });
+                    self.free[u.min(H - 1)] + extra >= p
+                })
+            }
+        }
+
+        proptest! {
+            #[test]
+            fn every_query_matches(ops in prop::collection::vec(op(), 1..700), probes in prop::collection::vec((1..45u32, 1..300i64, 0..450i64), 20)) {
+                let procs = 40;
+                let mut profile = Profile::new(procs, 0);
+                let mut secs = Seconds { free: vec![procs; H], start: 0 };
+                let mut holds: Vec<(Time, Time, u32)> = Vec::new();
+                for op in ops {
+                    match op {
+                        Op::Hold { t, d, p } => {
+                            let t = t.max(secs.start as Time);
+                            if profile.fits(p, d, t) {
+                                prop_assert!(secs.window_ok(p, d, t as usize, None));
+                                profile.allocate(t, d, p);
+                                for u in t as usize..(t + d) as usize { secs.free[u] -= p; }
+                                holds.push((t, d, p));
+                            } else {
+                                prop_assert!(!secs.window_ok(p, d, t as usize, None));
+                            }
+                        }
+                        Op::Release(i) if !holds.is_empty() => {
+                            let (t, d, p) = holds.swap_remove(i % holds.len());
+                            let from = t.max(secs.start as Time);
+                            profile.release(t, d, p);
+                            for u in from as usize..((t + d).max(from)) as usize { secs.free[u] += p; }
+                        }
+                        Op::Release(_) => {}
+                        Op::Advance(by) => {
+                            secs.start = (secs.start + by as usize).min(200);
+                            profile.advance(secs.start as Time);
+                            // Holds wholly in the past are gone from both.
+                            holds.retain(|&(t, d, _)| t + d > secs.start as Time);
+                        }
+                    }
+                    let steps: Vec<Step> = profile.steps().collect();
+                    prop_assert_eq!(steps[0].time, secs.start as Time);
+                    for w in steps.windows(2) {
+                        prop_assert!(w[0].time < w[1].time && w[0].free != w[1].free, "{:?}", w);
+                    }
+                    for (k, s) in steps.iter().enumerate() {
+                        let end = steps.get(k + 1).map_or(H, |n| n.time as usize);
+                        prop_assert!((s.time as usize..end).all(|u| secs.free[u] == s.free));
+                    }
+                }
+                let start = secs.start;
+                for &(p, d, from) in &probes {
+                    let from = from.max(start as Time);
+                    let want = (from as usize..H).find(|&t| secs.window_ok(p, d, t, None));
+                    if p <= procs {
+                        prop_assert_eq!(Some(profile.earliest_start(p, d, from) as usize), want);
+                    }
+                    prop_assert_eq!(profile.fits(p, d, from), secs.window_ok(p, d, from as usize, None));
+                    let before = (start..(from as usize).min(H)).any(|u| secs.free[u] >= p);
+                    prop_assert_eq!(profile.free_somewhere_before(p, from), before);
+                }
+                // A held job's earlier start: its own hold counted free.
+                for &(t, d, p) in holds.iter().filter(|h| h.0 >= start as Time).take(10) {
+                    let own = Some((t as usize, (t + d) as usize, p));
+                    let want = (start..t as usize).find(|&u| secs.window_ok(p, d, u, own));
+                    let got = profile.earlier_start(p, d, start as Time, t);
+                    prop_assert_eq!(got.map(|g| g as usize), want);
+                }
+            }
+        }
     }
 }

@@ -61,6 +61,10 @@ pub struct WorkloadArgs {
     /// Built-in model: random seed
     #[arg(long, default_value_t = ModelParams::default().seed)]
     pub seed: u64,
+    /// Built-in model: widest job (job sizes of a machine this wide, on the
+    /// bigger machine of --model-procs: thousands of narrow jobs at once)
+    #[arg(long)]
+    pub model_widest: Option<u32>,
 }
 
 impl WorkloadArgs {
@@ -71,6 +75,7 @@ impl WorkloadArgs {
                 jobs: self.model_jobs,
                 procs: self.model_procs,
                 seed: self.seed,
+                widest: self.model_widest,
             },
             first_jobs: self.first_jobs,
             exact_estimates: self.exact_estimates,

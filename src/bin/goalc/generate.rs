@@ -19,6 +19,10 @@ pub struct GenerateArgs {
     /// Random seed
     #[arg(long, default_value_t = ModelParams::default().seed)]
     pub seed: u64,
+    /// Widest job: job sizes of a machine this wide, on the bigger machine
+    /// of --procs (a grid or capacity machine: thousands of narrow jobs at once)
+    #[arg(long)]
+    pub widest: Option<u32>,
     /// Output file (standard output when absent)
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -29,6 +33,7 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         jobs: args.jobs,
         procs: args.procs,
         seed: args.seed,
+        widest: args.widest,
     })
     .map_err(RunError::from)?;
     let records = w.jobs.iter().map(|j| &j.swf);

@@ -1,7 +1,7 @@
 //! EASY backfilling with reservation depth N.
 //!
-//! At each epoch the profile is rebuilt from the running jobs' estimated
-//! ends. Walking the queue in order, each of the first N jobs that cannot
+//! Each epoch plans on the running jobs' profile, kept from epoch to epoch
+//! (see [`LiveProfile`]). Walking the queue in order, each of the first N jobs that cannot
 //! start now gets a reservation at its earliest start in the profile; every
 //! other job starts now only if it fits in the profile without touching
 //! those reservations. With N = 1 this is classic EASY: the head job's
@@ -13,14 +13,15 @@
 //! later one can move later when an earlier reservation moves up into its
 //! slot, so only the first carries a firm guarantee.
 
+use super::LiveProfile;
 use crate::policy::{Order, Ranker};
-use crate::sim::{Epoch, JobIdx, Policy, Profile};
+use crate::sim::{Epoch, JobIdx, Policy};
 
 pub struct Easy {
     rank: Ranker,
     depth: u32,
     queue: Vec<JobIdx>,
-    profile: Profile,
+    profile: LiveProfile,
 }
 
 impl Easy {
@@ -37,7 +38,7 @@ impl Easy {
             rank: Ranker::new(order),
             depth: depth.max(1),
             queue: Vec::new(),
-            profile: Profile::new(1, 0),
+            profile: LiveProfile::new(),
         }
     }
 }
@@ -57,6 +58,7 @@ impl Policy for Easy {
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
+        self.profile.sync(state);
         // Nothing can start on a full machine, and with nothing finishing
         // now the reservations cannot have moved either.
         if state.waiting.is_empty() || state.free == 0 {
@@ -68,39 +70,36 @@ impl Policy for Easy {
     }
 }
 
-/// One EASY pass at this epoch over `queue`, on `profile` rebuilt from the
-/// running jobs: each of the first `reservable` jobs that cannot start now
+/// One EASY pass at this epoch over `queue`, on `profile` synced to this
+/// epoch: each of the first `reservable` jobs that cannot start now
 /// takes a reservation at its earliest start, until `depth` are held
 /// (`u32::MAX`: unlimited); every other job starts now only if it fits
 /// without touching them.
 pub(crate) fn backfill_pass(
     epoch: &mut Epoch<'_>,
-    profile: &mut Profile,
+    live: &mut LiveProfile,
     queue: &[JobIdx],
     reservable: usize,
     depth: u32,
 ) {
     let now = epoch.state.now;
-    if profile.procs() != epoch.state.procs {
-        *profile = Profile::new(epoch.state.procs, now);
-    }
-    epoch.state.running_profile(profile);
     let mut reserved = 0;
     for (i, &job) in queue.iter().enumerate() {
         let info = epoch.state.jobs[job as usize];
         let (p, d) = (info.procs, info.estimate);
         let may_reserve = i < reservable && reserved < depth;
         if may_reserve {
-            let at = profile.earliest_start(p, d, now);
-            profile.allocate(at, d, p);
+            let at = live.profile().earliest_start(p, d, now);
             if at == now {
+                live.start(now, d, p);
                 epoch.start(job);
             } else {
+                live.reserve(at, d, p);
                 epoch.reserve(job, at);
                 reserved += 1;
             }
-        } else if p <= epoch.free() && profile.fits(p, d, now) {
-            profile.allocate(now, d, p);
+        } else if p <= epoch.free() && live.profile().fits(p, d, now) {
+            live.start(now, d, p);
             epoch.start(job);
         }
         // Once nothing is free, no later job can start now; reservations
@@ -111,4 +110,5 @@ pub(crate) fn backfill_pass(
             break;
         }
     }
+    live.end_epoch();
 }

@@ -9,9 +9,11 @@
 
 mod conservative;
 mod easy;
+mod live;
 mod no_guarantee;
 
 pub use conservative::Conservative;
 pub(crate) use easy::backfill_pass;
 pub use easy::Easy;
+pub(crate) use live::LiveProfile;
 pub use no_guarantee::NoGuarantee;

@@ -1,0 +1,100 @@
+//! A big machine with thousands of narrow jobs running at once: the shape
+//! where planning on a profile rebuilt from every running job at every event
+//! costs (events x running jobs). Every baseline's schedule is pinned by a
+//! digest of all start times, so a faster profile must give the very same
+//! schedules, and the invariants are checked on each.
+
+use goalc::measures::{measure, MeasureOptions};
+use goalc::policy::{all_baselines, PolicySpec};
+use goalc::sim::invariants::check_schedule;
+use goalc::sim::{simulate, Outcome, SimOptions};
+use goalc::workload::model::{generate, ModelParams};
+use goalc::workload::transform::scale_load_by_arrivals;
+use goalc::workload::Workload;
+use rayon::prelude::*;
+use std::fmt::Write as _;
+
+/// 8,192 processors, jobs at most 16 wide, offered load 1.2: thousands of
+/// jobs run at once and a queue forms (`goalc generate --jobs 12000 --procs
+/// 8192 --widest 16 --seed 5`, then `--load 1.2`).
+fn workload() -> Workload {
+    let w = generate(&ModelParams {
+        jobs: 12_000,
+        procs: 8192,
+        seed: 5,
+        widest: Some(16),
+    })
+    .expect("model");
+    scale_load_by_arrivals(&w, 1.2).expect("load")
+}
+
+/// FNV-1a over every job's start and end: equal digests, equal schedules.
+fn digest(o: &Outcome) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for r in &o.runs {
+        let (s, e) = r.map_or((-1, -1), |r| (r.start, r.end));
+        for b in s.to_le_bytes().into_iter().chain(e.to_le_bytes()) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[test]
+fn thousands_of_running_jobs_keep_every_baseline_schedule() {
+    let w = workload();
+    let mut specs = all_baselines();
+    for name in ["fairshare-dynamic", "fairshare-starvation:24h:all"] {
+        specs.push(name.parse::<PolicySpec>().expect("policy name"));
+    }
+    let rows: Vec<(String, Option<Vec<String>>, usize)> = specs
+        .par_iter()
+        .map(|spec| {
+            let mut p = spec.build();
+            let o = simulate(&w, p.as_mut(), SimOptions { audit: true })
+                .unwrap_or_else(|e| panic!("{spec}: {e}"));
+            let errs = check_schedule(&w, &o).err();
+            let m = measure(&w, &o, MeasureOptions::default());
+            let peak = peak_running(&o);
+            let line = format!(
+                "{:<30} schedule {:016x}  epochs {:>6}  wait avg {:>12.3}  bsld avg {:>9.4}",
+                spec.to_string(),
+                digest(&o),
+                o.epochs,
+                m.avg_wait,
+                m.avg_slowdown
+            );
+            (line, errs, peak)
+        })
+        .collect();
+    let mut text = String::new();
+    for (line, errs, _) in &rows {
+        assert!(errs.is_none(), "{line}: {errs:#?}");
+        let _ = writeln!(text, "{line}");
+    }
+    // The shape this test is about: thousands of jobs at once under FCFS.
+    let fcfs_peak = rows[0].2;
+    assert!(fcfs_peak >= 1000, "only {fcfs_peak} jobs ran at once");
+    insta::with_settings!({snapshot_path => "../snapshots/traces", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("big-machine-narrow-jobs", text);
+    });
+}
+
+/// The most jobs running at one time.
+fn peak_running(o: &Outcome) -> usize {
+    let mut events: Vec<(i64, i32)> = o
+        .runs
+        .iter()
+        .flatten()
+        .flat_map(|r| [(r.start, 1), (r.end, -1)])
+        .collect();
+    // Ends before starts at the same second: a freed processor is reused.
+    events.sort_by_key(|&(t, d)| (t, d));
+    let (mut now, mut peak) = (0i32, 0i32);
+    for (_, d) in events {
+        now += d;
+        peak = peak.max(now);
+    }
+    peak as usize
+}
