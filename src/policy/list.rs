@@ -60,7 +60,7 @@ impl Policy for ListScheduler {
         for &job in &self.queue {
             let info = &state.jobs[job as usize];
             let start = take_earliest(&mut self.free_at, info.procs);
-            let end = start + info.estimate;
+            let end = start.saturating_add(info.estimate);
             let pos = self.free_at.partition_point(|e| e.0 < end);
             match self.free_at.get_mut(pos) {
                 Some(e) if e.0 == end => e.1 += info.procs,

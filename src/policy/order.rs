@@ -173,8 +173,12 @@ impl Ranker {
 /// Larger expansion factor first, compared exactly in integers:
 /// (wa + ea) / ea > (wb + eb) / eb  <=>  (wa + ea) * eb > (wb + eb) * ea.
 fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
-    let xa = (now - a.submit + a.estimate) as i128 * b.estimate as i128;
-    let xb = (now - b.submit + b.estimate) as i128 * a.estimate as i128;
+    // In i128: waits and estimates near the largest time must not overflow.
+    let x = |j: &JobInfo, other: &JobInfo| {
+        (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
+            * i128::from(other.estimate)
+    };
+    let (xa, xb) = (x(a, b), x(b, a));
     xb.cmp(&xa).then(a.submit.cmp(&b.submit))
 }
 

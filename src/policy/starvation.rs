@@ -97,7 +97,7 @@ impl Policy for StarvationQueue {
         // Jobs enter the starvation queue at submit + after: be there.
         let next_entry = waiting
             .iter()
-            .map(|&j| jobs[j as usize].submit + self.after)
+            .map(|&j| jobs[j as usize].submit.saturating_add(self.after))
             .filter(|&t| t > now)
             .min();
         let free = epoch.state.free;

@@ -262,6 +262,35 @@ pub enum SimError {
         waiting: usize,
         now: Time,
     },
+    #[error(
+        "the workload could run past the largest time goalc simulates ({limit} s): \
+         last submit {last_submit} s plus all run times and the longest estimate come to more"
+    )]
+    Horizon { last_submit: Time, limit: Time },
+}
+
+/// The latest time a simulation may reach: half the range of [`Time`], so
+/// that every sum the core and the policies form (an end plus an estimate,
+/// a deadline plus a slack) stays exact.
+pub const HORIZON: Time = Time::MAX / 2;
+
+/// Refuses a workload whose jobs, run one after another after the last
+/// submit, could end past [`HORIZON`]: no schedule can be later than that.
+fn check_horizon(workload: &Workload) -> Result<(), SimError> {
+    let last_submit = workload.jobs.iter().map(|j| j.submit).max().unwrap_or(0);
+    let mut latest = i128::from(last_submit);
+    let mut longest_estimate: i128 = 0;
+    for j in &workload.jobs {
+        latest += i128::from(j.sim_runtime().max(1));
+        longest_estimate = longest_estimate.max(i128::from(j.estimate.max(1)));
+    }
+    if latest + longest_estimate > i128::from(HORIZON) {
+        return Err(SimError::Horizon {
+            last_submit,
+            limit: HORIZON,
+        });
+    }
+    Ok(())
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -276,6 +305,7 @@ pub fn simulate(
     policy: &mut dyn Policy,
     opts: SimOptions,
 ) -> Result<Outcome, SimError> {
+    check_horizon(workload)?;
     Sim::new(workload, policy, opts).run()
 }
 
@@ -460,7 +490,7 @@ impl<'w, 'p> Sim<'w, 'p> {
             b.free += info.procs;
             let start = self.runs[job as usize].map(|r| r.start).unwrap_or(now);
             let key = Running {
-                expected_end: start + info.estimate,
+                expected_end: start.saturating_add(info.estimate),
                 job,
                 start,
             };
@@ -555,10 +585,10 @@ impl<'w, 'p> Sim<'w, 'p> {
             self.is_waiting[idx] = false;
             let info = &b.jobs[idx];
             b.free -= info.procs;
-            let end = now + self.runtimes[idx];
+            let end = now.saturating_add(self.runtimes[idx]);
             self.runs[idx] = Some(Run { start: now, end });
             let r = Running {
-                expected_end: now + info.estimate,
+                expected_end: now.saturating_add(info.estimate),
                 job,
                 start: now,
             };

@@ -54,7 +54,7 @@ impl Policy for Conservative {
         let mut compress = false;
         for f in finished {
             let info = &jobs[f.job as usize];
-            let expected_end = f.start + info.estimate;
+            let expected_end = f.start.saturating_add(info.estimate);
             if f.early {
                 profile.release(now, expected_end - now, info.procs);
                 compress = true;
