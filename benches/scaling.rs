@@ -5,7 +5,7 @@
 //! - `machine`: 128 to 131,072 processors with 20,000 jobs at most 16 wide
 //!   and the arrival rate scaled with the machine (offered load 0.9), so
 //!   that on the big machines thousands of jobs run at once;
-//! - `queue`: a 1,024-processor machine at offered loads 0.7 to 1.3, so the
+//! - `queue`: a 1,024-processor machine at offered loads 0.7 to 1.0, so the
 //!   waiting queue grows from a handful of jobs to thousands.
 //!
 //! A cost that is linear in jobs and flat in machine size shows as a
@@ -74,7 +74,7 @@ fn machine(c: &mut Criterion) {
 }
 
 fn queue(c: &mut Criterion) {
-    let ws: Vec<(String, Workload)> = [0.7, 1.0, 1.3]
+    let ws: Vec<(String, Workload)> = [0.7, 0.85, 1.0]
         .into_iter()
         .map(|l| (format!("load={l}"), model(20_000, 1024, None, Some(l))))
         .collect();
