@@ -307,3 +307,13 @@ fn kth_easy_starts_that_move_per_event() {
     // Real estimates: submissions first, completions first; then exact.
     assert_eq!(counts, [456, 456, 0, 0]);
 }
+
+#[test]
+fn mode_names_read_back() {
+    for (name, mode) in EventMode::NAMES.iter().zip(MODES) {
+        assert_eq!(name.parse::<EventMode>(), Ok(mode));
+        assert_eq!(mode.to_string(), *name);
+    }
+    assert_eq!(EventMode::default(), EventMode::PerInstant);
+    assert!("pyss".parse::<EventMode>().is_err());
+}

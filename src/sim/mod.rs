@@ -88,7 +88,8 @@ pub trait Policy: Send {
     /// started it). For policies that keep usage accounts (fairshare).
     fn job_started(&mut self, _job: JobIdx, _jobs: &[JobInfo], _now: Time) {}
 
-    /// Notice from the core: `job` ended at `now` (before the epoch at `now`).
+    /// Notice from the core: `job` ended at `now` (before the epoch whose
+    /// `finished` holds it).
     fn job_finished(&mut self, _job: JobIdx, _jobs: &[JobInfo], _now: Time) {}
 }
 
@@ -308,7 +309,7 @@ impl EventMode {
         *self == EventMode::PerInstant
     }
 
-    /// What the mode does, for reports and `--help`.
+    /// What the mode does, for report captions.
     pub fn describe(&self) -> &'static str {
         match self {
             EventMode::PerInstant => "one epoch per second, after all its events",
@@ -324,12 +325,11 @@ impl EventMode {
 
 impl std::fmt::Display for EventMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let i = match self {
-            EventMode::PerInstant => 0,
-            EventMode::SubmissionsFirst => 1,
-            EventMode::CompletionsFirst => 2,
-        };
-        f.write_str(Self::NAMES[i])
+        f.write_str(match self {
+            EventMode::PerInstant => "per-instant",
+            EventMode::SubmissionsFirst => "submissions-first",
+            EventMode::CompletionsFirst => "completions-first",
+        })
     }
 }
 
@@ -404,11 +404,13 @@ struct Sim<'w, 'p> {
     /// Trace jobs not yet arrived start here (follow-on chunks are skipped:
     /// they arrive when released).
     next_arrival: usize,
-    /// Running jobs by (end, tie-break, job): the tie-break is 0 per
-    /// instant (so ends of one second go by job index) and the start
-    /// sequence per event (the classic simulators' completion order).
-    finish_queue: BinaryHeap<Reverse<(Time, u64, JobIdx)>>,
-    /// Starts so far, in order: the per-event completion tie-break.
+    /// Running jobs by (end, order): the order's low 32 bits are the job,
+    /// the high ones its start sequence per event, so that ends of one
+    /// second go by job index per instant and in start order per event
+    /// (the classic simulators'). One word keeps the heap as small as with
+    /// the job alone.
+    finish_queue: BinaryHeap<Reverse<(Time, u64)>>,
+    /// Starts so far: the per-event completion order.
     start_seq: u64,
     wakeups: BinaryHeap<Reverse<Time>>,
     is_waiting: Vec<bool>,
@@ -587,8 +589,9 @@ impl<'w, 'p> Sim<'w, 'p> {
     /// leaving it alone in `finished`. False when none does.
     fn complete_next(&mut self, now: Time) -> bool {
         match self.finish_queue.peek() {
-            Some(&Reverse((t, _, job))) if t == now => {
+            Some(&Reverse((t, order))) if t == now => {
                 self.finish_queue.pop();
+                let job = order as JobIdx;
                 self.board.arrived.clear();
                 self.board.finished.clear();
                 self.finish(job, now);
@@ -610,7 +613,7 @@ impl<'w, 'p> Sim<'w, 'p> {
     /// be woken, `None` when nothing is left; wake-ups up to it are spent.
     fn next_instant(&mut self) -> Option<Time> {
         let next_submit = self.workload.jobs.get(self.next_arrival).map(|j| j.submit);
-        let next_finish = self.finish_queue.peek().map(|Reverse((t, ..))| *t);
+        let next_finish = self.finish_queue.peek().map(|Reverse((t, _))| *t);
         let next_wakeup = self.wakeups.peek().map(|Reverse(t)| *t);
         let now = [next_submit, next_finish, next_wakeup]
             .into_iter()
@@ -627,11 +630,12 @@ impl<'w, 'p> Sim<'w, 'p> {
     fn apply_finishes(&mut self, now: Time) {
         self.board.finished.clear();
         self.released.clear();
-        while let Some(&Reverse((t, _, job))) = self.finish_queue.peek() {
+        while let Some(&Reverse((t, order))) = self.finish_queue.peek() {
             if t != now {
                 break;
             }
             self.finish_queue.pop();
+            let job = order as JobIdx;
             self.finish(job, now);
         }
     }
@@ -767,12 +771,13 @@ impl<'w, 'p> Sim<'w, 'p> {
             };
             let pos = b.running.partition_point(|x| *x < r);
             b.running.insert(pos, r);
-            let tie = match self.events {
-                EventMode::PerInstant => 0,
-                _ => self.start_seq,
+            // Job indices and start counts fit in 32 bits (JobIdx is u32).
+            let order = match self.events {
+                EventMode::PerInstant => job as u64,
+                _ => (self.start_seq << 32) | job as u64,
             };
             self.start_seq += 1;
-            self.finish_queue.push(Reverse((end, tie, job)));
+            self.finish_queue.push(Reverse((end, order)));
             self.policy.job_started(job, &b.jobs, now);
         }
         let is_waiting = &self.is_waiting;
