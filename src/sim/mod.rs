@@ -517,6 +517,11 @@ impl<'w, 'p> Sim<'w, 'p> {
     /// Every event at `now`, one at a time, each followed by its own epoch;
     /// at equal times submissions go first when `submissions_first`, else
     /// completions. An instant with no event (a wake-up) gets one epoch.
+    // Out of line, while the per-instant path's parts (`run_epoch`,
+    // `apply_starts`, `finish`, `admit`) are inlined into `step`: so the
+    // default runs the instructions it ran before the per-event modes
+    // (cachegrind, within 0.5%).
+    #[inline(never)]
     fn step_per_event(&mut self, now: Time, submissions_first: bool) -> Result<(), SimError> {
         self.released.clear();
         self.released_submitted = 0;
@@ -642,6 +647,7 @@ impl<'w, 'p> Sim<'w, 'p> {
 
     /// Ends `job` at `now`: tells the policy, frees its processors, adds it
     /// to `finished` and notes the chunk its end releases.
+    #[inline(always)]
     fn finish(&mut self, job: JobIdx, now: Time) {
         let b = &mut self.board;
         self.policy.job_finished(job, &b.jobs, now);
@@ -702,6 +708,7 @@ impl<'w, 'p> Sim<'w, 'p> {
 
     /// Asks the policy to admit `job`; an admitted job waits and is added
     /// to `arrived`.
+    #[inline(always)]
     fn admit(&mut self, job: JobIdx, now: Time) {
         if self.policy.admit(job, &self.board.state(now)) {
             self.is_waiting[job as usize] = true;
@@ -711,6 +718,7 @@ impl<'w, 'p> Sim<'w, 'p> {
     }
 
     /// One scheduling epoch: the policy's starts are left in `self.started`.
+    #[inline(always)]
     fn run_epoch(&mut self, now: Time) -> Result<(), SimError> {
         if let Some(a) = self.audit.as_mut() {
             a.epochs.push(now);
@@ -745,6 +753,7 @@ impl<'w, 'p> Sim<'w, 'p> {
     }
 
     /// Starts the jobs the epoch started, telling the policy.
+    #[inline(always)]
     fn apply_starts(&mut self, now: Time) -> Result<(), SimError> {
         if self.started.is_empty() {
             return Ok(());
