@@ -4,6 +4,7 @@
 use crate::measures::fairness::Fairness;
 use crate::measures::{AdmissionMeasures, Excess, Measures};
 use crate::policy::search::SearchCost;
+use crate::sim::EventMode;
 use crate::workload::Workload;
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -46,6 +47,10 @@ pub struct RunReport {
     pub label: String,
     /// The policy's canonical name.
     pub policy: String,
+    /// How events became epochs; left out of JSON when per instant (the
+    /// default), so default outputs stay as they were.
+    #[serde(skip_serializing_if = "EventMode::is_per_instant")]
+    pub events: EventMode,
     pub epochs: u64,
     pub measures: Measures,
     /// Normalized excessive waits against FCFS-backfill (bench only).
@@ -112,6 +117,7 @@ impl RunReport {
             offered_load: w.offered_load(),
             label,
             policy,
+            events: EventMode::PerInstant,
             epochs,
             measures,
             excess: None,
@@ -444,7 +450,14 @@ fn csv(reports: &[RunReport]) -> String {
     if runs.iter().any(|r| r.search.is_some()) {
         cols.extend(SEARCH_COLUMNS);
     }
-    let mut out = String::from("trace,procs,label,policy,offered_load,epochs");
+    // The events column only when some run is per event: default output
+    // stays as it was.
+    let with_events = reports.iter().any(|r| !r.events.is_per_instant());
+    let mut out = String::from("trace,procs,label,policy,offered_load,");
+    if with_events {
+        out.push_str("events,");
+    }
+    out.push_str("epochs");
     for c in &cols {
         let _ = write!(out, ",{}", c.header);
     }
@@ -452,14 +465,17 @@ fn csv(reports: &[RunReport]) -> String {
     for r in reports {
         let _ = write!(
             out,
-            "{},{},{},{},{:.4},{}",
+            "{},{},{},{},{:.4},",
             csv_field(&r.trace),
             r.procs,
             csv_field(&r.label),
             csv_field(&r.policy),
             r.offered_load,
-            r.epochs
         );
+        if with_events {
+            let _ = write!(out, "{},", r.events);
+        }
+        let _ = write!(out, "{}", r.epochs);
         for c in &cols {
             let _ = write!(out, ",{}", cell(c, r));
         }
@@ -541,6 +557,10 @@ fn caption(r: &RunReport) -> String {
             "; E thresholds (FCFS-backfill): max wait {} s, 98% wait {} s",
             e.max.threshold, e.p98.threshold
         );
+    }
+    // Said only when not the default, so default tables stay as they were.
+    if !r.events.is_per_instant() {
+        let _ = write!(s, "; events {}: {}", r.events, r.events.describe());
     }
     s
 }

@@ -52,8 +52,15 @@ fn thousands_of_running_jobs_keep_every_baseline_schedule() {
         .par_iter()
         .map(|spec| {
             let mut p = spec.build();
-            let o = simulate(&w, p.as_mut(), SimOptions { audit: true })
-                .unwrap_or_else(|e| panic!("{spec}: {e}"));
+            let o = simulate(
+                &w,
+                p.as_mut(),
+                SimOptions {
+                    audit: true,
+                    ..SimOptions::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{spec}: {e}"));
             let errs = check_schedule(&w, &o).err();
             let m = measure(&w, &o, MeasureOptions::default());
             let peak = peak_running(&o);

@@ -115,6 +115,7 @@ fn help_lists_policies_and_options() {
         "--window",
         "--warmup",
         "--exact-estimates",
+        "--events",
         "--schedule-out",
         "--format",
         "lxf-backfill",
@@ -354,4 +355,89 @@ fn bench_reports_admission_against_utilization_and_load() {
         "1.0,1.4",
     ]);
     assert!(stdout(&table).contains("admission control against achieved utilization"));
+}
+
+/// The trace of `tests/events.rs` (4 processors) where one epoch per
+/// instant and both per-event orders give three EASY schedules.
+const EVENTS: &str = "; MaxProcs: 4\n\
+1 0 -1 10 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+2 0 -1 200 1 -1 -1 1 200 -1 1 1 1 -1 1 -1 -1 -1\n\
+3 1 -1 10 3 -1 -1 3 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+4 10 -1 50 1 -1 -1 1 50 -1 1 1 1 -1 1 -1 -1 -1\n\
+5 1000 -1 100 2 -1 -1 2 1000 -1 1 1 1 -1 1 -1 -1 -1\n\
+6 1000 -1 100 2 -1 -1 2 500 -1 1 1 1 -1 1 -1 -1 -1\n\
+7 1001 -1 10 4 -1 -1 4 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+8 1002 -1 50 2 -1 -1 2 50 -1 1 1 1 -1 1 -1 -1 -1\n";
+
+#[test]
+fn events_option_picks_the_semantics_and_says_so() {
+    let path = scratch("events.swf", EVENTS);
+    let trace = path.to_str().unwrap();
+    // Waits of the hand-computed schedules (starts minus submits).
+    for (events, waits) in [
+        ("per-instant", [0, 0, 9, 10, 0, 0, 99, 108]),
+        ("submissions-first", [0, 0, 59, 0, 0, 0, 149, 98]),
+        ("completions-first", [0, 0, 9, 10, 0, 0, 149, 98]),
+    ] {
+        let out = path.with_file_name(format!("schedule-{events}.swf"));
+        let o = goalc(&[
+            "simulate",
+            trace,
+            "--policy",
+            "easy",
+            "--events",
+            events,
+            "--schedule-out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let w = goalc::workload::swf::read_path(&out, &Default::default()).unwrap();
+        let got: Vec<i64> = w.jobs.iter().map(|j| j.swf.wait).collect();
+        assert_eq!(got, waits, "{events}");
+        // The schedule and the table say how it was made, unless per instant.
+        let noted = w.header.lines.iter().any(|l| l.contains("events"));
+        let captioned = stdout(&o).lines().next().unwrap().contains("; events");
+        assert_eq!(noted, events != "per-instant", "{events}");
+        assert_eq!(captioned, events != "per-instant", "{events}");
+    }
+
+    // JSON and CSV carry the mode only when it is not the default.
+    let json = |events: &str| {
+        let o = goalc(&[
+            "simulate", trace, "--policy", "easy", "--events", events, "--format", "json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str::<serde_json::Value>(&stdout(&o)).expect("json")
+    };
+    assert_eq!(json("completions-first")[0]["events"], "completions-first");
+    assert_eq!(json("completions-first")[0]["epochs"], 16);
+    assert!(json("per-instant")[0].get("events").is_none());
+    let o = goalc(&[
+        "bench",
+        &repo("goals/easy.goal"),
+        "--trace",
+        trace,
+        "--events",
+        "submissions-first",
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut lines = out.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("trace,procs,label,policy,offered_load,events,epochs,"),
+        "{out}"
+    );
+    assert!(
+        lines.next().unwrap().contains(",submissions-first,16,"),
+        "{out}"
+    );
+
+    let o = goalc(&["simulate", trace, "--events", "per-second"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("per-instant"), "{}", stderr(&o));
 }

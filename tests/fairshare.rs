@@ -26,7 +26,15 @@ use common::tiny_users as trace;
 
 fn run(w: &Workload, policy: &str) -> Outcome {
     let spec: PolicySpec = policy.parse().expect("policy name");
-    let o = simulate(w, spec.build().as_mut(), SimOptions { audit: true }).expect("simulation");
+    let o = simulate(
+        w,
+        spec.build().as_mut(),
+        SimOptions {
+            audit: true,
+            ..SimOptions::default()
+        },
+    )
+    .expect("simulation");
     check_schedule(&realized(w, &o), &o).unwrap_or_else(|e| panic!("{policy}: {e:?}"));
     o
 }

@@ -44,8 +44,15 @@ fn load(path: &Path) -> Workload {
 
 fn run(w: &Workload, spec: PolicySpec) -> Outcome {
     let mut p = spec.build();
-    simulate(w, p.as_mut(), SimOptions { audit: true })
-        .unwrap_or_else(|e| panic!("{}: {e}", w.name))
+    simulate(
+        w,
+        p.as_mut(),
+        SimOptions {
+            audit: true,
+            ..SimOptions::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", w.name))
 }
 
 /// Measures in a stable text form for snapshots.

@@ -3,7 +3,7 @@
 //! deadline relative to its EASY response time. A workload transform that
 //! needs a reference run, so it lives in the run layer, not among policies.
 
-use crate::sim::{Outcome, SimError};
+use crate::sim::{EventMode, Outcome, SimError};
 use crate::workload::{Time, Workload};
 use rand::{Rng, SeedableRng};
 
@@ -51,9 +51,10 @@ const DAY: Time = 86_400;
 /// Gives every job of `w` a deadline. Run times are the simulated ones (a
 /// job overrunning its estimate is killed at it), so a deadline is never
 /// shorter than the job itself; with exact estimates every deadline job
-/// could in principle be guaranteed.
+/// could in principle be guaranteed. The EASY schedule has one epoch per
+/// instant.
 pub fn synthesize(w: &Workload, spec: &DeadlineSpec) -> Result<Workload, SimError> {
-    let easy = super::reference::fcfs_backfill(w)?;
+    let easy = super::reference::fcfs_backfill(w, EventMode::PerInstant)?;
     Ok(synthesize_from(w, &easy, spec))
 }
 

@@ -11,15 +11,20 @@ use crate::measures::{admission_measures, measure, normalized_excess, MeasureOpt
 use crate::policy::fairshare::Decay;
 use crate::policy::search::SearchCost;
 use crate::report::{ExcessSummary, RunReport, SearchSummary};
-use crate::sim::{realized, simulate, Outcome, SimOptions};
+use crate::sim::{realized, simulate, EventMode, Outcome, SimOptions};
 use crate::workload::transform::limit_runtime;
 use crate::workload::Workload;
 use rayon::prelude::*;
 use std::borrow::Cow;
 
-/// What is measured beyond each goal's own outcome.
+/// How the runs are simulated, and what is measured beyond each goal's own
+/// outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct RunOptions {
+    /// How the core turns events into epochs, for every run including the
+    /// reference run (FCFS-backfill) of thresholds and deadlines, so that a
+    /// whole bench is made under one semantics.
+    pub events: EventMode,
     /// GOAL's normalized excessive waits against FCFS-backfill's run of
     /// each workload (one more simulation per workload).
     pub normalized_excess: bool,
@@ -32,6 +37,7 @@ pub struct RunOptions {
 impl RunOptions {
     /// What `goalc bench` measures.
     pub const BENCH: RunOptions = RunOptions {
+        events: EventMode::PerInstant,
         normalized_excess: true,
         fairness: true,
     };
@@ -72,7 +78,11 @@ pub fn run_all(
     let needs_reference = opts.normalized_excess || goals.iter().any(|g| g.deadlines.is_some());
     let references: Vec<Option<Reference>> = workloads
         .par_iter()
-        .map(|w| needs_reference.then(|| Reference::of(w)).transpose())
+        .map(|w| {
+            needs_reference
+                .then(|| Reference::of(w, opts.events))
+                .transpose()
+        })
         .collect::<Result<_, _>>()?;
     let pairs: Vec<(&Workload, Option<&Reference>, &Goal)> = workloads
         .iter()
@@ -89,8 +99,15 @@ pub fn run_all(
             let thresholds = reference
                 .filter(|_| opts.normalized_excess)
                 .map(|r| r.thresholds);
-            let report = run_measured(goal, w, reference.map(|r| &r.outcome), thresholds, fair)
-                .map(|(report, _)| report);
+            let report = run_measured(
+                goal,
+                w,
+                reference.map(|r| &r.outcome),
+                thresholds,
+                fair,
+                opts.events,
+            )
+            .map(|(report, _)| report);
             tick();
             report
         })
@@ -99,12 +116,13 @@ pub fn run_all(
 
 /// The workload as `goal` runs it: split by its run-time limit, with
 /// deadlines when it states them (both are part of the goal). Deadlines
-/// come from `fcfs_backfill`, FCFS-backfill's run of `w`, made here when not
-/// given.
+/// come from `fcfs_backfill`, FCFS-backfill's run of `w`, made here under
+/// `events` when not given.
 pub fn goal_workload<'w>(
     goal: &Goal,
     w: &'w Workload,
     fcfs_backfill_run: Option<&Outcome>,
+    events: EventMode,
 ) -> Result<Cow<'w, Workload>, RunError> {
     let mut w = Cow::Borrowed(w);
     if let Some(limit) = goal.runtime_limit {
@@ -117,7 +135,7 @@ pub fn goal_workload<'w>(
         let easy = match fcfs_backfill_run.filter(|_| goal.runtime_limit.is_none()) {
             Some(run) => run,
             None => {
-                made = fcfs_backfill(&w)?;
+                made = fcfs_backfill(&w, events)?;
                 &made
             }
         };
@@ -126,9 +144,9 @@ pub fn goal_workload<'w>(
     Ok(w)
 }
 
-/// One goal on one workload, measured with the goal's own slowdown bound,
-/// given a reference run the normalized excessive waits, and given a decay
-/// the fairness measures.
+/// One goal on one workload, one epoch per instant, measured with the
+/// goal's own slowdown bound, given a reference run the normalized
+/// excessive waits, and given a decay the fairness measures.
 pub fn run_one(
     goal: &Goal,
     w: &Workload,
@@ -136,13 +154,18 @@ pub fn run_one(
     fair: Option<Decay>,
 ) -> Result<RunReport, RunError> {
     let thresholds = reference.map(|r| r.thresholds);
-    run_measured(goal, w, reference.map(|r| &r.outcome), thresholds, fair).map(|(r, _)| r)
+    let outcome = reference.map(|r| &r.outcome);
+    run_measured(goal, w, outcome, thresholds, fair, EventMode::PerInstant).map(|(r, _)| r)
 }
 
-/// One goal on one workload, with its schedule (for `--schedule-out`):
-/// measured with the goal's slowdown bound only.
-pub fn run_goal(goal: &Goal, w: &Workload) -> Result<(RunReport, Outcome), RunError> {
-    run_measured(goal, w, None, None, None)
+/// One goal on one workload under `events`, with its schedule (for
+/// `--schedule-out`): measured with the goal's slowdown bound only.
+pub fn run_goal(
+    goal: &Goal,
+    w: &Workload,
+    events: EventMode,
+) -> Result<(RunReport, Outcome), RunError> {
+    run_measured(goal, w, None, None, None, events)
 }
 
 fn run_measured(
@@ -151,10 +174,15 @@ fn run_measured(
     fcfs_backfill_run: Option<&Outcome>,
     thresholds: Option<Thresholds>,
     fair: Option<Decay>,
+    events: EventMode,
 ) -> Result<(RunReport, Outcome), RunError> {
-    let w = goal_workload(goal, w, fcfs_backfill_run)?;
+    let w = goal_workload(goal, w, fcfs_backfill_run, events)?;
     let mut policy = goal.build();
-    let outcome = simulate(&w, policy.as_mut(), SimOptions::default())?;
+    let sim = SimOptions {
+        events,
+        ..SimOptions::default()
+    };
+    let outcome = simulate(&w, policy.as_mut(), sim)?;
     // Measures read submit times: chunks were submitted when released.
     let w = realized(&w, &outcome);
     let w: &Workload = &w;
@@ -167,6 +195,7 @@ fn run_measured(
         outcome.epochs,
         m,
     );
+    report.events = events;
     report.excess = thresholds.map(|t| ExcessSummary {
         max: normalized_excess(w, &outcome, t.max_wait),
         p98: normalized_excess(w, &outcome, t.p98_wait),

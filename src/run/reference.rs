@@ -4,13 +4,17 @@
 
 use crate::measures::{measure, MeasureOptions};
 use crate::policy::{Dispatch, Order, PolicySpec};
-use crate::sim::{simulate, Outcome, SimError, SimOptions};
+use crate::sim::{simulate, EventMode, Outcome, SimError, SimOptions};
 use crate::workload::{Time, Workload};
 
-/// FCFS-backfill's schedule of `w`.
-pub fn fcfs_backfill(w: &Workload) -> Result<Outcome, SimError> {
+/// FCFS-backfill's schedule of `w` under `events`.
+pub fn fcfs_backfill(w: &Workload, events: EventMode) -> Result<Outcome, SimError> {
     let spec = PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs);
-    simulate(w, spec.build().as_mut(), SimOptions::default())
+    let opts = SimOptions {
+        events,
+        ..SimOptions::default()
+    };
+    simulate(w, spec.build().as_mut(), opts)
 }
 
 /// FCFS-backfill's maximum and 98th-percentile wait on a workload: the
@@ -40,8 +44,9 @@ pub struct Reference {
 }
 
 impl Reference {
-    pub fn of(w: &Workload) -> Result<Self, SimError> {
-        let outcome = fcfs_backfill(w)?;
+    /// The reference run of `w` under `events`.
+    pub fn of(w: &Workload, events: EventMode) -> Result<Self, SimError> {
+        let outcome = fcfs_backfill(w, events)?;
         let thresholds = Thresholds::of(w, &outcome);
         Ok(Reference {
             outcome,

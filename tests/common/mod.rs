@@ -98,7 +98,15 @@ pub fn trace_d() -> Workload {
 pub fn run(w: &Workload, policy: &str) -> Outcome {
     let spec: PolicySpec = policy.parse().expect("policy name");
     let mut p = spec.build();
-    simulate(w, p.as_mut(), SimOptions { audit: true }).expect("simulation")
+    simulate(
+        w,
+        p.as_mut(),
+        SimOptions {
+            audit: true,
+            ..SimOptions::default()
+        },
+    )
+    .expect("simulation")
 }
 
 /// Start times of jobs in workload order (None for rejected jobs).

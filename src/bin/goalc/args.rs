@@ -5,6 +5,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use goalc::report::Format;
 use goalc::run::{FactorBy, LoadBy, WindowSpec, WorkloadPlan};
+use goalc::sim::EventMode;
 use goalc::units::parse_duration;
 use goalc::workload::model::ModelParams;
 use goalc::workload::Time;
@@ -89,6 +90,18 @@ impl WorkloadArgs {
             factor_by: self.factor_by,
         }
     }
+}
+
+/// `--events`: how the simulator turns events into scheduling epochs.
+#[derive(Debug, Args)]
+pub struct EventsArg {
+    /// When the scheduler runs: per-instant applies every completion and
+    /// submission of a second, then schedules once; submissions-first and
+    /// completions-first schedule after each single event, a second's
+    /// submissions before its completions (pyss's order) or after them
+    /// (CQSim's order)
+    #[arg(long, default_value = "per-instant", value_parser = names::<EventMode>(&EventMode::NAMES))]
+    pub events: EventMode,
 }
 
 /// `--format` of the reports.

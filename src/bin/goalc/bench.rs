@@ -1,6 +1,6 @@
 //! `goalc bench`: goal files on traces (or the built-in model), side by side.
 
-use crate::args::{FormatArg, WorkloadArgs};
+use crate::args::{EventsArg, FormatArg, WorkloadArgs};
 use crate::goals::{compile_goals, goal_paths};
 use crate::CliError;
 use clap::Args;
@@ -19,6 +19,8 @@ pub struct BenchArgs {
     pub traces: Vec<PathBuf>,
     #[command(flatten)]
     pub workload: WorkloadArgs,
+    #[command(flatten)]
+    pub events: EventsArg,
     /// Run every search goal once per node budget L, e.g. 100,400,1000,4000
     #[arg(long, value_delimiter = ',', value_name = "L")]
     pub budget: Vec<u64>,
@@ -81,7 +83,11 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let reports = run_all(&goals, &workloads, RunOptions::BENCH, &|| bar.inc(1))?;
+    let opts = RunOptions {
+        events: args.events.events,
+        ..RunOptions::BENCH
+    };
+    let reports = run_all(&goals, &workloads, opts, &|| bar.inc(1))?;
     bar.finish_and_clear();
     crate::print(&render(&reports, args.format.format));
     Ok(())

@@ -1,11 +1,12 @@
 //! `goalc simulate`: baseline policies by name, without goal files.
 
-use crate::args::{FormatArg, WorkloadArgs};
+use crate::args::{EventsArg, FormatArg, WorkloadArgs};
 use crate::CliError;
 use clap::Args;
 use goalc::policy::{parse_policy_names, POLICY_NAMES};
 use goalc::report::render;
 use goalc::run::{run_all, run_goal, Goal, RunOptions};
+use goalc::sim::EventMode;
 use goalc::units::parse_duration;
 use goalc::workload::{swf, Time};
 use std::io::Write;
@@ -17,6 +18,8 @@ pub struct SimulateArgs {
     pub traces: Vec<PathBuf>,
     #[command(flatten)]
     pub workload: WorkloadArgs,
+    #[command(flatten)]
+    pub events: EventsArg,
     /// Policies to run, comma-separated, or `all` for every baseline (see below)
     #[arg(long, short, value_delimiter = ',', default_value = "fcfs-backfill")]
     pub policy: Vec<String>,
@@ -58,15 +61,20 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         .map(|s| Goal::baseline(s, args.tau))
         .collect();
     let workloads = args.workload.plan().workloads(&args.traces)?;
+    let events = args.events.events;
     let reports =
         match (&args.schedule_out, &goals[..], &workloads[..]) {
             (Some(path), [goal], [w]) => {
-                let (report, outcome) = run_goal(goal, w)?;
+                let (report, outcome) = run_goal(goal, w, events)?;
                 let runs = outcome.runs.iter().map(|r| r.map(|r| (r.start, r.end)));
+                // A reader of the schedule must know it was made per event.
+                let made_by = match events {
+                    EventMode::PerInstant => outcome.policy.clone(),
+                    _ => format!("{}, events {}", outcome.policy, events),
+                };
                 let file = std::fs::File::create(path).map_err(CliError::write(path))?;
                 let mut out = std::io::BufWriter::new(file);
-                swf::write_schedule(&mut out, w, &outcome.policy, runs)
-                    .map_err(CliError::write(path))?;
+                swf::write_schedule(&mut out, w, &made_by, runs).map_err(CliError::write(path))?;
                 out.flush().map_err(CliError::write(path))?;
                 vec![report]
             }
@@ -74,7 +82,13 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
                 "--schedule-out takes exactly one workload (one trace, no months or load factors)"
                     .into(),
             )),
-            (None, ..) => run_all(&goals, &workloads, RunOptions::default(), &|| {})?,
+            (None, ..) => {
+                let opts = RunOptions {
+                    events,
+                    ..RunOptions::default()
+                };
+                run_all(&goals, &workloads, opts, &|| {})?
+            }
         };
     crate::print(&render(&reports, args.format.format));
     Ok(())
