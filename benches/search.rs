@@ -74,7 +74,7 @@ fn epochs(c: &mut Criterion) {
             free,
             jobs: &jobs,
             waiting: &queue,
-            running: &running,
+            running: &running.iter().copied().collect(),
             arrived: &[],
             finished: &[],
         };
