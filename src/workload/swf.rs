@@ -6,11 +6,13 @@
 //! plus `parse`, because traces of a million jobs must load in well under a
 //! second; the scanner still checks every field and names the first bad one.
 
-use super::{DropReason, Dropped, Job, Time, Workload};
+use super::{DropReason, Dropped, Job, Time, Workload, MAX_TIME};
 use flate2::read::MultiGzDecoder;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+
+mod scan;
 
 /// Names of the 18 SWF fields, 1-based in messages.
 pub const FIELD_NAMES: [&str; 18] = [
@@ -208,22 +210,28 @@ pub fn parse(
         .chain(std::iter::once(text.len()))
         .enumerate()
     {
-        let line = &text[line_start..line_end.max(line_start)];
+        let line_end = line_end.max(line_start);
+        let (mut start, mut end) = (line_start, line_end);
         line_start = line_end + 1;
         let lineno = idx + 1;
-        let trimmed = trim_start(line);
-        if trimmed.is_empty() {
+        while start < end && text[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        while end > start && text[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        if start == end {
             continue;
         }
-        if trimmed[0] == b';' {
+        if text[start] == b';' {
             header_lines.push(
-                String::from_utf8_lossy(&trimmed[1..])
+                String::from_utf8_lossy(&text[start + 1..line_end])
                     .trim_end()
                     .to_string(),
             );
             continue;
         }
-        let record = parse_record(trimmed, path, lineno)?;
+        let record = parse_record(text, start, end, path, lineno)?;
         numbers.push((record.job_number, lineno));
         match job_from_record(&record, u32::MAX) {
             Ok(job) => jobs.push(job),
@@ -314,95 +322,54 @@ fn first_duplicate(numbers: &mut [(i64, usize)]) -> Option<(i64, usize, usize)> 
         .min_by_key(|&(_, line, _)| line)
 }
 
-fn trim_start(s: &[u8]) -> &[u8] {
-    let n = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
-    &s[n..]
-}
-
-fn parse_record(line: &[u8], path: &Path, lineno: usize) -> Result<SwfRecord, SwfError> {
-    let mut ints = [0i64; 18];
-    let mut floats = [0f64; 2];
-    let mut fields = line
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|f| !f.is_empty());
-    for field in 1..=18 {
-        let Some(tok) = fields.next() else {
-            return Err(SwfError::Line {
-                path: path.to_path_buf(),
-                line: lineno,
-                message: format!(
-                    "{} fields, expected 18 (missing field {field}, {})",
-                    field - 1,
-                    FIELD_NAMES[field - 1]
-                ),
-            });
-        };
-        let bad = |what: &str| SwfError::Field {
+/// The record on `text[start..end]` (a line without leading and trailing
+/// whitespace), or the error naming the line and field.
+fn parse_record(
+    text: &[u8],
+    start: usize,
+    end: usize,
+    path: &Path,
+    line: usize,
+) -> Result<SwfRecord, SwfError> {
+    use scan::{Bad, LineError};
+    scan::record(text, start, end).map_err(|e| match e {
+        LineError::Missing { found } => SwfError::Line {
             path: path.to_path_buf(),
-            line: lineno,
-            field,
-            message: format!("`{}` is {what}", String::from_utf8_lossy(tok)),
-        };
-        if field == 6 || field == 7 {
-            floats[field - 6] = std::str::from_utf8(tok)
-                .ok()
-                .and_then(|s| s.parse::<f64>().ok())
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| bad("not a number"))?;
-        } else {
-            ints[field - 1] = parse_int(tok).ok_or_else(|| bad("not an integer"))?;
-        }
-    }
-    if let Some(extra) = fields.next() {
-        return Err(SwfError::Line {
+            line,
+            message: format!(
+                "{found} fields, expected 18 (missing field {}, {})",
+                found + 1,
+                FIELD_NAMES[found]
+            ),
+        },
+        LineError::Extra { start, end } => SwfError::Line {
             path: path.to_path_buf(),
-            line: lineno,
+            line,
             message: format!(
                 "more than 18 fields (extra `{}`)",
-                String::from_utf8_lossy(extra)
+                String::from_utf8_lossy(&text[start..end])
             ),
-        });
-    }
-    Ok(SwfRecord {
-        job_number: ints[0],
-        submit: ints[1],
-        wait: ints[2],
-        run_time: ints[3],
-        allocated_procs: ints[4],
-        avg_cpu_time: floats[0],
-        used_memory: floats[1],
-        requested_procs: ints[7],
-        requested_time: ints[8],
-        requested_memory: ints[9],
-        status: ints[10],
-        user: ints[11],
-        group: ints[12],
-        executable: ints[13],
-        queue: ints[14],
-        partition: ints[15],
-        preceding_job: ints[16],
-        think_time: ints[17],
-    })
-}
-
-/// Decimal integer with optional sign; `None` on anything else or overflow.
-fn parse_int(tok: &[u8]) -> Option<i64> {
-    let (neg, digits) = match tok.first()? {
-        b'-' => (true, &tok[1..]),
-        b'+' => (false, &tok[1..]),
-        _ => (false, tok),
-    };
-    if digits.is_empty() {
-        return None;
-    }
-    let mut v: i64 = 0;
-    for &b in digits {
-        if !b.is_ascii_digit() {
-            return None;
+        },
+        LineError::Bad {
+            field,
+            start,
+            end,
+            why,
+        } => {
+            let what = match why {
+                Bad::NotInteger => "not an integer".to_string(),
+                Bad::NotNumber => "not a number".to_string(),
+                Bad::TooLarge => format!("above {MAX_TIME}, the largest time goalc accepts"),
+                Bad::TooSmall => format!("below -{MAX_TIME}, the smallest time goalc accepts"),
+            };
+            SwfError::Field {
+                path: path.to_path_buf(),
+                line,
+                field,
+                message: format!("`{}` is {what}", String::from_utf8_lossy(&text[start..end])),
+            }
         }
-        v = v.checked_mul(10)?.checked_add((b - b'0') as i64)?;
-    }
-    Some(if neg { -v } else { v })
+    })
 }
 
 /// Formats one record as an SWF line (no newline).
