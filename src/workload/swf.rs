@@ -269,6 +269,8 @@ struct Reader {
     numbers: Vec<(i64, usize)>,
     /// Lines read so far.
     lines: usize,
+    /// Processors of the widest job.
+    widest: u32,
 }
 
 impl Reader {
@@ -282,6 +284,7 @@ impl Reader {
             jobs: Vec::with_capacity(text_len / 64),
             numbers: Vec::with_capacity(text_len / 64),
             lines: 0,
+            widest: 0,
         }
     }
 
@@ -332,7 +335,10 @@ impl Reader {
         self.numbers.push((record.job_number, self.lines));
         // The width check waits until the header has given the machine size.
         match job_from_record(&record, u32::MAX) {
-            Ok(job) => self.jobs.push(job),
+            Ok(job) => {
+                self.widest = self.widest.max(job.procs);
+                self.jobs.push(job);
+            }
             Err(reason) => self.dropped.add(reason),
         }
         Ok(())
@@ -359,10 +365,13 @@ impl Reader {
         };
         let mut jobs = self.jobs;
         let mut dropped = self.dropped;
-        let before = jobs.len();
-        jobs.retain(|j| j.procs <= procs);
-        for _ in jobs.len()..before {
-            dropped.add(DropReason::TooWide);
+        // One more pass over the jobs only when one is too wide.
+        if self.widest > procs {
+            let before = jobs.len();
+            jobs.retain(|j| j.procs <= procs);
+            for _ in jobs.len()..before {
+                dropped.add(DropReason::TooWide);
+            }
         }
         let mut w = Workload::new(name, procs, header, jobs);
         w.dropped = dropped;
