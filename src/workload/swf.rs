@@ -181,7 +181,13 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
     let mut reader = Reader::new(gzip_size_hint(&raw));
     std::thread::scope(|scope| {
         let (pieces, inflated) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
-        scope.spawn(move || {
+        let io_err = |source| SwfError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        // Without a thread to inflate (the system refused one) there is no
+        // text either: an error, not an empty trace.
+        let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
             let mut gz = MultiGzDecoder::new(&raw[..]);
             loop {
                 let mut piece = Vec::with_capacity(PIECE);
@@ -200,13 +206,11 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
                 }
             }
         });
+        spawned.map_err(io_err)?;
         // A line split between pieces is put together in `partial`.
         let mut partial = Vec::new();
         for piece in inflated {
-            let piece = piece.map_err(|source| SwfError::Io {
-                path: path.to_path_buf(),
-                source,
-            })?;
+            let piece = piece.map_err(io_err)?;
             let Some(first) = memchr::memchr(b'\n', &piece) else {
                 partial.extend_from_slice(&piece);
                 continue;

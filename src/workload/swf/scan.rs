@@ -382,6 +382,7 @@ fn short_int(w: u64, len: u32) -> (i64, bool, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     /// Both paths on one line: the word-at-a-time one as the reader uses
     /// it, and the byte-at-a-time one alone.
@@ -441,6 +442,44 @@ mod tests {
             let line = format!("1 2 3 {tok} 5 6 7 8 9 10 11 12 13 14 15 16 17 18");
             let (fast, slow) = both(&line);
             assert_eq!(fast, slow, "{tok}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+        /// Any line of plausible and implausible fields: the word-at-a-time
+        /// path gives what the byte-at-a-time one gives, values or error.
+        /// Mostly 18 good fields apart by spaces, so that the first path
+        /// is taken.
+        #[test]
+        fn both_paths_agree_on_any_line(
+            tokens in proptest::collection::vec(
+                proptest::prop_oneof![
+                    8 => (-99_999_999i64..=99_999_999).prop_map(|v| v.to_string()),
+                    2 => proptest::num::i64::ANY.prop_map(|v| v.to_string()),
+                    4 => (0u32..100_000, 0u32..1000).prop_map(|(a, b)| format!("{a}.{b:02}")),
+                    1 => "[-+0-9.xe]{1,12}",
+                ],
+                17..20,
+            ),
+            gaps in proptest::collection::vec(
+                proptest::prop_oneof![30 => " {1,9}", 1 => "[ \t]{1,3}"],
+                20,
+            ),
+        ) {
+            let mut line = String::new();
+            for (i, t) in tokens.iter().enumerate() {
+                if i > 0 {
+                    line.push_str(&gaps[i]);
+                }
+                line.push_str(t);
+            }
+            let (fast, slow) = both(&line);
+            let bits = |r: &Result<SwfRecord, LineError>| {
+                r.as_ref().ok().map(|r| (r.avg_cpu_time.to_bits(), r.used_memory.to_bits()))
+            };
+            proptest::prop_assert_eq!(bits(&fast), bits(&slow));
+            proptest::prop_assert_eq!(fast, slow);
         }
     }
 
