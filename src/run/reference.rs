@@ -7,10 +7,12 @@ use crate::policy::{Dispatch, Order, PolicySpec};
 use crate::sim::{simulate, Outcome, SimError, SimOptions};
 use crate::workload::{Time, Workload};
 
+/// FCFS-backfill: EASY with one reservation, FCFS order.
+pub const FCFS_BACKFILL: PolicySpec = PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs);
+
 /// FCFS-backfill's schedule of `w`.
 pub fn fcfs_backfill(w: &Workload) -> Result<Outcome, SimError> {
-    let spec = PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs);
-    simulate(w, spec.build().as_mut(), SimOptions::default())
+    simulate(w, FCFS_BACKFILL.build().as_mut(), SimOptions::default())
 }
 
 /// FCFS-backfill's maximum and 98th-percentile wait on a workload: the
