@@ -133,9 +133,21 @@ impl Workload {
     pub fn new(name: impl Into<String>, procs: u32, header: SwfHeader, mut jobs: Vec<Job>) -> Self {
         // Traces are mostly in this order already; checking is cheaper than
         // even a sort that finds one run.
-        if !jobs.is_sorted_by_key(|j| (j.submit, j.number)) {
-            jobs.sort_by_key(|j| (j.submit, j.number));
+        if !jobs.is_sorted_by_key(Self::order) {
+            jobs.sort_by_key(Self::order);
         }
+        Self::in_order(name, procs, header, jobs)
+    }
+
+    /// [`Workload::new`] for jobs known to be in order already (the reader
+    /// sees the order as it goes, and a pass over large jobs costs).
+    pub(crate) fn in_order(
+        name: impl Into<String>,
+        procs: u32,
+        header: SwfHeader,
+        jobs: Vec<Job>,
+    ) -> Self {
+        debug_assert!(jobs.is_sorted_by_key(Self::order));
         Workload {
             name: name.into(),
             procs,
@@ -143,6 +155,11 @@ impl Workload {
             jobs,
             dropped: Dropped::default(),
         }
+    }
+
+    /// The canonical order of jobs: by submit time, ties by job number.
+    fn order(j: &Job) -> (Time, i64) {
+        (j.submit, j.number)
     }
 
     /// Offered load: processor-seconds asked for per processor-second of the

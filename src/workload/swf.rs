@@ -275,6 +275,8 @@ struct Reader {
     lines: usize,
     /// Processors of the widest job.
     widest: u32,
+    /// Whether the jobs came in submit order (ties by number).
+    in_order: bool,
 }
 
 impl Reader {
@@ -289,6 +291,7 @@ impl Reader {
             numbers: Vec::with_capacity(text_len / 64),
             lines: 0,
             widest: 0,
+            in_order: true,
         }
     }
 
@@ -341,6 +344,9 @@ impl Reader {
         match job_from_record(&record, u32::MAX) {
             Ok(job) => {
                 self.widest = self.widest.max(job.procs);
+                if let Some(last) = self.jobs.last() {
+                    self.in_order &= (last.submit, last.number) <= (job.submit, job.number);
+                }
                 self.jobs.push(job);
             }
             Err(reason) => self.dropped.add(reason),
@@ -377,7 +383,12 @@ impl Reader {
                 dropped.add(DropReason::TooWide);
             }
         }
-        let mut w = Workload::new(name, procs, header, jobs);
+        // Dropping wide jobs keeps the rest in order.
+        let mut w = if self.in_order {
+            Workload::in_order(name, procs, header, jobs)
+        } else {
+            Workload::new(name, procs, header, jobs)
+        };
         w.dropped = dropped;
         Ok(w)
     }
@@ -780,6 +791,19 @@ mod tests {
             e.ends_with(".swf.gz:40005: field 4 (run time): `1x` is not an integer"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn jobs_out_of_submit_order_are_sorted() {
+        let w = parse_str(&format!(
+            "{HEADER}\
+             1 50 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+             3 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+             2 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+        ))
+        .unwrap();
+        let order: Vec<i64> = w.jobs.iter().map(|j| j.number).collect();
+        assert_eq!(order, vec![2, 3, 1]);
     }
 
     #[test]
