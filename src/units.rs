@@ -1,7 +1,7 @@
 //! Durations as administrators write them: `90s`, `30m`, `24h`, `7d`,
 //! `1d12h`, `2w`; a bare number is seconds.
 
-use crate::workload::Time;
+use crate::workload::{Time, MAX_TIME};
 
 /// A duration that could not be read, with the reason.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -11,7 +11,7 @@ pub struct DurationError {
     pub reason: String,
 }
 
-/// Parses a duration into seconds.
+/// Parses a duration into seconds, at most [`MAX_TIME`].
 pub fn parse_duration(text: &str) -> Result<Time, DurationError> {
     let err = |reason: &str| DurationError {
         text: text.to_string(),
@@ -25,7 +25,11 @@ pub fn parse_duration(text: &str) -> Result<Time, DurationError> {
         return Err(err("durations cannot be negative"));
     }
     if s.bytes().all(|b| b.is_ascii_digit()) {
-        return s.parse().map_err(|_| err("too large"));
+        return s
+            .parse()
+            .ok()
+            .filter(|&v| v <= MAX_TIME)
+            .ok_or_else(|| err("too large"));
     }
     let mut total: Time = 0;
     let mut rest = s;
@@ -57,6 +61,7 @@ pub fn parse_duration(text: &str) -> Result<Time, DurationError> {
         total = n
             .checked_mul(unit)
             .and_then(|v| total.checked_add(v))
+            .filter(|&v| v <= MAX_TIME)
             .ok_or_else(|| err("too large"))?;
         rest = &rest[digits + 1..];
     }
@@ -113,6 +118,22 @@ mod tests {
             parse_duration("5x").unwrap_err().to_string(),
             "invalid duration `5x`: unknown unit `x` (use s, m, h, d or w)"
         );
+    }
+
+    #[test]
+    fn durations_stop_at_the_largest_time() {
+        assert_eq!(parse_duration("9007199254740991"), Ok(MAX_TIME));
+        assert_eq!(
+            parse_duration("104249991374d"),
+            Ok(104_249_991_374 * 86_400)
+        );
+        for bad in ["9007199254740992", "104249991375d", "9223372036854775807"] {
+            assert_eq!(
+                parse_duration(bad).map_err(|e| e.reason),
+                Err("too large".to_string()),
+                "{bad}"
+            );
+        }
     }
 
     #[test]

@@ -87,6 +87,27 @@ pub fn percentile(sorted: &[Time], q: f64) -> Option<Time> {
     Some(sorted[rank.clamp(1, sorted.len()) - 1])
 }
 
+/// The nearest-rank percentiles `qs` (ascending) of `values`, as
+/// [`percentile`] finds them in the sorted values, 0 for no values.
+/// Reorders `values`.
+fn order_statistics<const N: usize>(values: &mut [Time], qs: [f64; N]) -> [Time; N] {
+    let mut out = [0; N];
+    let n = values.len();
+    if n == 0 {
+        return out;
+    }
+    // Nothing below the rank found last is larger than what is above it,
+    // so the next rank is selected among the values from there on.
+    let mut done = 0;
+    for (q, slot) in qs.into_iter().zip(&mut out) {
+        let rank = (((q * n as f64).ceil() as usize).clamp(1, n) - 1).max(done);
+        values[done..].select_nth_unstable(rank - done);
+        done = rank;
+        *slot = values[rank];
+    }
+    out
+}
+
 /// Computes every measure of `outcome` on `workload`.
 pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> Measures {
     let mut waits = Vec::new();
@@ -95,7 +116,18 @@ pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> 
     let mut rejected = 0;
     let (mut first_submit, mut first_start, mut last_end) = (Time::MAX, Time::MAX, Time::MIN);
     let mut classes = ClassTable::new(workload.procs);
+    // The system measures count every job that ran; one pass over the
+    // (large) jobs gathers what they need.
+    let mut ran = Vec::with_capacity(workload.jobs.len());
     for (job, run) in workload.jobs.iter().zip(&outcome.runs) {
+        if let Some(r) = run {
+            ran.push(Ran {
+                submit: job.submit,
+                start: r.start,
+                end: r.end,
+                procs: i64::from(job.procs),
+            });
+        }
         if !job.measured {
             continue;
         }
@@ -121,14 +153,16 @@ pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> 
     let n = waits.len();
     let mean = |sum: f64| if n == 0 { 0.0 } else { sum / n as f64 };
     let avg_wait = mean(waits.iter().map(|&w| w as f64).sum());
-    waits.sort_unstable();
-    let pct = |q| percentile(&waits, q).unwrap_or(0);
+    // Four order statistics need no full sort: each selection partitions
+    // the part above the one before.
+    let [p50_wait, p90_wait, p98_wait, max_wait] =
+        order_statistics(&mut waits, [0.5, 0.9, 0.98, 1.0]);
     let (utilization, loss_of_capacity, makespan) = if n == 0 {
         (0.0, 0.0, 0)
     } else {
         (
-            utilization(workload, outcome, first_start, last_end),
-            loss_of_capacity(workload, outcome, first_submit, last_end),
+            utilization(&ran, workload.procs, first_start, last_end),
+            loss_of_capacity(&ran, workload.procs, first_submit, last_end),
             last_end - first_submit,
         )
     };
@@ -136,10 +170,10 @@ pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> 
         jobs: n,
         rejected,
         avg_wait,
-        max_wait: waits.last().copied().unwrap_or(0),
-        p50_wait: pct(0.5),
-        p90_wait: pct(0.9),
-        p98_wait: pct(0.98),
+        max_wait,
+        p50_wait,
+        p90_wait,
+        p98_wait,
         avg_slowdown: mean(sum_slowdown),
         max_slowdown,
         avg_response: mean(sum_response),
@@ -248,54 +282,79 @@ pub fn admission_measures(w: &Workload, o: &Outcome, opts: MeasureOptions) -> Ad
     }
 }
 
+/// A job that ran: when it came, started and ended, and its width.
+struct Ran {
+    submit: Time,
+    start: Time,
+    end: Time,
+    procs: i64,
+}
+
 /// sum(run * procs) / (machine procs * (to - from)), counting every job's
 /// run clipped to `[from, to)`.
-fn utilization(w: &Workload, o: &Outcome, from: Time, to: Time) -> f64 {
+fn utilization(ran: &[Ran], procs: u32, from: Time, to: Time) -> f64 {
     if to <= from {
         return 0.0;
     }
-    let used: f64 = w
-        .jobs
+    let used: f64 = ran
         .iter()
-        .zip(&o.runs)
-        .filter_map(|(j, r)| r.map(|r| (j, r)))
-        .map(|(j, r)| (r.end.min(to) - r.start.max(from)).max(0) as f64 * j.procs as f64)
+        .map(|r| (r.end.min(to) - r.start.max(from)).max(0) as f64 * r.procs as f64)
         .sum();
-    used / (w.procs as f64 * (to - from) as f64)
+    used / (procs as f64 * (to - from) as f64)
 }
 
 /// FAIR eq. 1: the integral over `[from, to)` of
 /// min(processors wanted by queued jobs, processors idle), divided by
 /// (to - from) * machine procs. Zero for a work-conserving schedule.
-fn loss_of_capacity(w: &Workload, o: &Outcome, from: Time, to: Time) -> f64 {
+fn loss_of_capacity(ran: &[Ran], procs: u32, from: Time, to: Time) -> f64 {
     if to <= from {
         return 0.0;
     }
-    // (time, change in queued procs, change in busy procs)
-    let mut events: Vec<(Time, i64, i64)> = Vec::with_capacity(w.jobs.len() * 3);
-    for (j, r) in w.jobs.iter().zip(&o.runs) {
-        let Some(r) = r else { continue };
-        let p = j.procs as i64;
-        events.push((j.submit, p, 0));
-        events.push((r.start, -p, p));
-        events.push((r.end, 0, -p));
-    }
-    events.sort_unstable();
+    // Three streams of (time, processors), each sorted by time: arrivals
+    // (queued += p), starts (queued -= p, busy += p), ends (busy -= p).
+    // Arrivals come sorted with the workload; two sorts of plain pairs
+    // then cost far less than one sort of all events.
+    let stream = |time: fn(&Ran) -> Time| -> Vec<(Time, i64)> {
+        let mut v: Vec<_> = ran.iter().map(|r| (time(r), r.procs)).collect();
+        if !v.is_sorted_by_key(|e| e.0) {
+            v.sort_unstable_by_key(|e| e.0);
+        }
+        v
+    };
+    let (arrivals, starts, ends) = (stream(|r| r.submit), stream(|r| r.start), stream(|r| r.end));
+    let (mut a, mut s, mut e) = (0, 0, 0);
     let (mut queued, mut busy, mut lost) = (0i64, 0i64, 0f64);
     let mut t = from;
-    for (time, dq, db) in events {
+    loop {
+        let next = |v: &[(Time, i64)], i: usize| v.get(i).map_or(Time::MAX, |x| x.0);
+        let time = next(&arrivals, a).min(next(&starts, s)).min(next(&ends, e));
+        if a == arrivals.len() && s == starts.len() && e == ends.len() {
+            break;
+        }
         if time > t {
-            let (a, b) = (t.max(from), time.min(to));
-            if b > a {
-                let idle = w.procs as i64 - busy;
-                lost += queued.min(idle).max(0) as f64 * (b - a) as f64;
+            let (lo, hi) = (t.max(from), time.min(to));
+            if hi > lo {
+                let idle = procs as i64 - busy;
+                lost += queued.min(idle).max(0) as f64 * (hi - lo) as f64;
             }
             t = time;
         }
-        queued += dq;
-        busy += db;
+        // Every change at this instant before the next interval counts.
+        while a < arrivals.len() && arrivals[a].0 == time {
+            queued += arrivals[a].1;
+            a += 1;
+        }
+        while s < starts.len() && starts[s].0 == time {
+            queued -= starts[s].1;
+            busy += starts[s].1;
+            s += 1;
+        }
+        while e < ends.len() && ends[e].0 == time {
+            busy -= ends[e].1;
+            e += 1;
+        }
     }
-    lost / (w.procs as f64 * (to - from) as f64)
+    lost / (procs as f64 * (to - from) as f64)
 }
 
 /// Job classes by width and run time, FAIR's Table I categories: widths

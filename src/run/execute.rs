@@ -4,12 +4,13 @@
 
 use super::deadlines::synthesize_from;
 use super::goal::Goal;
-use super::reference::{fcfs_backfill, Reference, Thresholds};
+use super::reference::{fcfs_backfill, Reference, Thresholds, FCFS_BACKFILL};
 use super::RunError;
 use crate::measures::fairness::fairness;
 use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
 use crate::policy::fairshare::Decay;
 use crate::policy::search::SearchCost;
+use crate::policy::GoalPolicy;
 use crate::report::{ExcessSummary, RunReport, SearchSummary};
 use crate::sim::{realized, simulate, EventMode, Outcome, SimOptions};
 use crate::workload::transform::limit_runtime;
@@ -178,11 +179,20 @@ fn run_measured(
 ) -> Result<(RunReport, Outcome), RunError> {
     let w = goal_workload(goal, w, fcfs_backfill_run, events)?;
     let mut policy = goal.build();
+    // FCFS-backfill on the workload as it came is the reference run itself
+    // (the core is deterministic, and the reference ran in the same event
+    // mode): no second simulation.
+    let same_as_reference = goal.policy == GoalPolicy::Baseline(FCFS_BACKFILL)
+        && goal.runtime_limit.is_none()
+        && goal.deadlines.is_none();
     let sim = SimOptions {
         events,
         ..SimOptions::default()
     };
-    let outcome = simulate(&w, policy.as_mut(), sim)?;
+    let outcome = match fcfs_backfill_run.filter(|_| same_as_reference) {
+        Some(run) => run.clone(),
+        None => simulate(&w, policy.as_mut(), sim)?,
+    };
     // Measures read submit times: chunks were submitted when released.
     let w = realized(&w, &outcome);
     let w: &Workload = &w;

@@ -7,14 +7,16 @@ use crate::policy::{Dispatch, Order, PolicySpec};
 use crate::sim::{simulate, EventMode, Outcome, SimError, SimOptions};
 use crate::workload::{Time, Workload};
 
+/// FCFS-backfill: EASY with one reservation, FCFS order.
+pub const FCFS_BACKFILL: PolicySpec = PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs);
+
 /// FCFS-backfill's schedule of `w` under `events`.
 pub fn fcfs_backfill(w: &Workload, events: EventMode) -> Result<Outcome, SimError> {
-    let spec = PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs);
     let opts = SimOptions {
         events,
         ..SimOptions::default()
     };
-    simulate(w, spec.build().as_mut(), opts)
+    simulate(w, FCFS_BACKFILL.build().as_mut(), opts)
 }
 
 /// FCFS-backfill's maximum and 98th-percentile wait on a workload: the

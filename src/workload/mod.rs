@@ -19,6 +19,19 @@ pub use swf::{SwfHeader, SwfRecord};
 /// depends on floating-point rounding.
 pub type Time = i64;
 
+/// The largest time goalc accepts, in seconds (about 285 million years), and
+/// the negative of it the smallest: in every time field of a trace, in
+/// durations, and as the result of every transform.
+///
+/// It is 2^53 - 1, so that (a) every accepted time is exact as an `f64` (and
+/// in any JSON reader), and the float arithmetic of load scaling and
+/// measures starts from exact values; (b) 1024 such times add up without
+/// overflowing an `i64` (2^63 / 2^53), so sums such as submit + wait + run
+/// time + estimate, with plenty of room for more terms, cannot overflow;
+/// (c) it is far beyond any real trace (the Parallel Workloads Archive
+/// spans decades, about 10^9 s).
+pub const MAX_TIME: Time = (1 << 53) - 1;
+
 /// One rigid job as the simulator runs it.
 ///
 /// `runtime` is what the job really takes; `estimate` is what the scheduler is
@@ -118,7 +131,23 @@ impl Workload {
     /// Builds a workload, sorting jobs into submit order (ties by job number)
     /// so every consumer sees one canonical order.
     pub fn new(name: impl Into<String>, procs: u32, header: SwfHeader, mut jobs: Vec<Job>) -> Self {
-        jobs.sort_by_key(|j| (j.submit, j.number));
+        // Traces are mostly in this order already; checking is cheaper than
+        // even a sort that finds one run.
+        if !jobs.is_sorted_by_key(Self::order) {
+            jobs.sort_by_key(Self::order);
+        }
+        Self::in_order(name, procs, header, jobs)
+    }
+
+    /// [`Workload::new`] for jobs known to be in order already (the reader
+    /// sees the order as it goes, and a pass over large jobs costs).
+    pub(crate) fn in_order(
+        name: impl Into<String>,
+        procs: u32,
+        header: SwfHeader,
+        jobs: Vec<Job>,
+    ) -> Self {
+        debug_assert!(jobs.is_sorted_by_key(Self::order));
         Workload {
             name: name.into(),
             procs,
@@ -126,6 +155,11 @@ impl Workload {
             jobs,
             dropped: Dropped::default(),
         }
+    }
+
+    /// The canonical order of jobs: by submit time, ties by job number.
+    fn order(j: &Job) -> (Time, i64) {
+        (j.submit, j.number)
     }
 
     /// Offered load: processor-seconds asked for per processor-second of the

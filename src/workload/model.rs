@@ -151,7 +151,7 @@
 //! measured and has no deadline. The SWF record has wait -1, status 1,
 //! allocated = requested processors, requested time = estimate.
 
-use super::{Job, SwfHeader, SwfRecord, Time, Workload};
+use super::{Job, SwfHeader, SwfRecord, Time, Workload, MAX_TIME};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Gamma};
@@ -192,6 +192,11 @@ pub enum ModelError {
     NoProcs,
     #[error("model parameter widest must be between 1 and procs ({procs}), got {widest}")]
     Widest { widest: u32, procs: u32 },
+    #[error(
+        "model parameter jobs ({0}) makes arrivals reach beyond {MAX_TIME}s, the largest time \
+         goalc accepts"
+    )]
+    TooManyJobs(usize),
 }
 
 // ---------------------------------------------------------------------------
@@ -275,6 +280,11 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
     let n = p.jobs;
 
     let submits = arrivals(n, &mut stream(p.seed, STREAM_ARRIVALS));
+    // Run times (below e^RUN_LOG_MAX) and estimates (below MAX_ESTIMATE)
+    // are bounded by the model; only the arrivals add up with the jobs.
+    if submits.last().is_some_and(|&t| t > MAX_TIME) {
+        return Err(ModelError::TooManyJobs(n));
+    }
 
     let sizes = SizeModel::for_machine(widest);
     let runtimes_model = RuntimeModel::new();

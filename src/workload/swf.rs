@@ -6,11 +6,13 @@
 //! plus `parse`, because traces of a million jobs must load in well under a
 //! second; the scanner still checks every field and names the first bad one.
 
-use super::{DropReason, Dropped, Job, Time, Workload};
+use super::{DropReason, Dropped, Job, Time, Workload, MAX_TIME};
 use flate2::read::MultiGzDecoder;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+
+mod scan;
 
 /// Names of the 18 SWF fields, 1-based in messages.
 pub const FIELD_NAMES: [&str; 18] = [
@@ -121,7 +123,10 @@ impl SwfHeader {
         h.max_nodes = int(&h, "MaxNodes")
             .and_then(|v| u32::try_from(v).ok())
             .filter(|&v| v > 0);
-        h.unix_start_time = int(&h, "UnixStartTime");
+        // Out of range it is as unusable as a missing one (calendar
+        // windows say so), rather than overflowing date arithmetic.
+        h.unix_start_time =
+            int(&h, "UnixStartTime").filter(|v| v.unsigned_abs() <= MAX_TIME as u64);
         h
     }
 }
@@ -162,21 +167,77 @@ pub struct ReadOptions {
 /// Reads a `.swf` or `.swf.gz` file (gzip is recognised by its magic bytes,
 /// not the name). The workload is named for the file, without extensions.
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> {
-    let io_err = |source| SwfError::Io {
+    let raw = std::fs::read(path).map_err(|source| SwfError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let raw = std::fs::read(path).map_err(io_err)?;
-    let text = if raw.starts_with(&[0x1f, 0x8b]) {
-        let mut out = Vec::with_capacity(raw.len() * 6);
-        MultiGzDecoder::new(&raw[..])
-            .read_to_end(&mut out)
-            .map_err(io_err)?;
-        out
-    } else {
-        raw
-    };
-    parse(&text, path, &trace_name(path), opts)
+    })?;
+    let name = trace_name(path);
+    if !raw.starts_with(&[0x1f, 0x8b]) {
+        return parse(&raw, path, &name, opts);
+    }
+    // Decompressing takes about as long as reading the text, so a second
+    // thread inflates the next piece while this one reads the lines of the
+    // last: a piece at a time, the text is never whole in memory either.
+    let mut reader = Reader::new(gzip_size_hint(&raw));
+    std::thread::scope(|scope| {
+        let (pieces, inflated) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
+        let io_err = |source| SwfError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        // Without a thread to inflate (the system refused one) there is no
+        // text either: an error, not an empty trace.
+        let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+            let mut gz = MultiGzDecoder::new(&raw[..]);
+            loop {
+                let mut piece = Vec::with_capacity(PIECE);
+                match (&mut gz).take(PIECE as u64).read_to_end(&mut piece) {
+                    Ok(0) => return,
+                    Ok(_) => {
+                        // A send fails when the reader has given up.
+                        if pieces.send(Ok(piece)).is_err() {
+                            return;
+                        }
+                    }
+                    Err(e) => {
+                        let _ = pieces.send(Err(e));
+                        return;
+                    }
+                }
+            }
+        });
+        spawned.map_err(io_err)?;
+        // A line split between pieces is put together in `partial`.
+        let mut partial = Vec::new();
+        for piece in inflated {
+            let piece = piece.map_err(io_err)?;
+            let Some(first) = memchr::memchr(b'\n', &piece) else {
+                partial.extend_from_slice(&piece);
+                continue;
+            };
+            let last = memchr::memrchr(b'\n', &piece).unwrap_or(first);
+            partial.extend_from_slice(&piece[..=first]);
+            reader.lines(&partial, path)?;
+            reader.lines(&piece[first + 1..=last], path)?;
+            partial.clear();
+            partial.extend_from_slice(&piece[last + 1..]);
+        }
+        reader.last_line(&partial, path)
+    })?;
+    reader.finish(path, &name, opts)
+}
+
+/// Bytes of decompressed text handed from the inflating thread at a time:
+/// enough to make the hand-over cheap, little enough to stay in cache.
+const PIECE: usize = 256 * 1024;
+
+/// The decompressed size a gzip file gives in its trailer (of its last
+/// member, modulo 4 GiB), bounded by a generous compression ratio so that a
+/// damaged trailer cannot reserve absurd memory: only a capacity hint.
+fn gzip_size_hint(raw: &[u8]) -> usize {
+    let trailer = raw.len().checked_sub(4).map_or(&[][..], |at| &raw[at..]);
+    let size = <[u8; 4]>::try_from(trailer).map_or(0, u32::from_le_bytes);
+    (size as usize).min(raw.len().saturating_mul(16))
 }
 
 /// The file name without `.gz` and `.swf`.
@@ -196,65 +257,141 @@ pub fn parse(
     name: &str,
     opts: &ReadOptions,
 ) -> Result<Workload, SwfError> {
-    let mut header_lines = Vec::new();
-    let mut dropped = Dropped::default();
-    // Jobs go straight into their final vector (no intermediate record list:
-    // a million-job trace must load in well under a second); the width check
-    // waits until the header has given the machine size.
-    let mut jobs = Vec::with_capacity(text.len() / 64);
-    let mut numbers: Vec<(i64, usize)> = Vec::with_capacity(text.len() / 64);
-    let mut line_start = 0;
-    for (idx, line_end) in memchr::memchr_iter(b'\n', text)
-        .chain(std::iter::once(text.len()))
-        .enumerate()
-    {
-        let line = &text[line_start..line_end.max(line_start)];
-        line_start = line_end + 1;
-        let lineno = idx + 1;
-        let trimmed = trim_start(line);
-        if trimmed.is_empty() {
-            continue;
+    let mut reader = Reader::new(text.len());
+    let last = memchr::memrchr(b'\n', text).map_or(0, |at| at + 1);
+    reader.lines(&text[..last], path)?;
+    reader.last_line(&text[last..], path)?;
+    reader.finish(path, name, opts)
+}
+
+/// A trace read line by line, in as many pieces of text as it comes in.
+struct Reader {
+    header_lines: Vec<String>,
+    dropped: Dropped,
+    jobs: Vec<Job>,
+    /// Job number and line of every record, for the duplicate check.
+    numbers: Vec<(i64, usize)>,
+    /// Lines read so far.
+    lines: usize,
+    /// Processors of the widest job.
+    widest: u32,
+    /// Whether the jobs came in submit order (ties by number).
+    in_order: bool,
+}
+
+impl Reader {
+    /// A reader for about `text_len` bytes of text.
+    fn new(text_len: usize) -> Self {
+        // Jobs go straight into their final vector (no intermediate record
+        // list: a million-job trace must load in well under a second).
+        Reader {
+            header_lines: Vec::new(),
+            dropped: Dropped::default(),
+            jobs: Vec::with_capacity(text_len / 64),
+            numbers: Vec::with_capacity(text_len / 64),
+            lines: 0,
+            widest: 0,
+            in_order: true,
         }
-        if trimmed[0] == b';' {
-            header_lines.push(
-                String::from_utf8_lossy(&trimmed[1..])
+    }
+
+    /// Reads `text`, whole lines each ending in a newline.
+    fn lines(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', text) {
+            self.line(text, start, end, path)?;
+            start = end + 1;
+        }
+        Ok(())
+    }
+
+    /// Reads the text after the last newline (if any) as the last line.
+    fn last_line(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
+        self.line(text, 0, text.len(), path)
+    }
+
+    /// Reads the line `text[line_start..line_end]` (newline excluded); the
+    /// bytes after it may be read but never count.
+    fn line(
+        &mut self,
+        text: &[u8],
+        line_start: usize,
+        line_end: usize,
+        path: &Path,
+    ) -> Result<(), SwfError> {
+        self.lines += 1;
+        let (mut start, mut end) = (line_start, line_end);
+        while start < end && text[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        while end > start && text[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        if start == end {
+            return Ok(());
+        }
+        if text[start] == b';' {
+            self.header_lines.push(
+                String::from_utf8_lossy(&text[start + 1..line_end])
                     .trim_end()
                     .to_string(),
             );
-            continue;
+            return Ok(());
         }
-        let record = parse_record(trimmed, path, lineno)?;
-        numbers.push((record.job_number, lineno));
+        let record = parse_record(text, start, end, path, self.lines)?;
+        self.numbers.push((record.job_number, self.lines));
+        // The width check waits until the header has given the machine size.
         match job_from_record(&record, u32::MAX) {
-            Ok(job) => jobs.push(job),
-            Err(reason) => dropped.add(reason),
+            Ok(job) => {
+                self.widest = self.widest.max(job.procs);
+                if let Some(last) = self.jobs.last() {
+                    self.in_order &= (last.submit, last.number) <= (job.submit, job.number);
+                }
+                self.jobs.push(job);
+            }
+            Err(reason) => self.dropped.add(reason),
         }
+        Ok(())
     }
-    if let Some((number, line, first)) = first_duplicate(&mut numbers) {
-        return Err(SwfError::Field {
-            path: path.to_path_buf(),
-            line,
-            field: 1,
-            message: format!("job number {number} already used on line {first}"),
-        });
+
+    /// The workload, once every line is read.
+    fn finish(mut self, path: &Path, name: &str, opts: &ReadOptions) -> Result<Workload, SwfError> {
+        if let Some((number, line, first)) = first_duplicate(&mut self.numbers) {
+            return Err(SwfError::Field {
+                path: path.to_path_buf(),
+                line,
+                field: 1,
+                message: format!("job number {number} already used on line {first}"),
+            });
+        }
+        let header = SwfHeader::from_lines(self.header_lines);
+        let Some(procs) = opts.procs.or(header.max_procs).or(header.max_nodes) else {
+            return Err(SwfError::Trace {
+                path: path.to_path_buf(),
+                message: "no `MaxProcs` or `MaxNodes` in the header, so the machine size is \
+                          unknown (give it with --procs)"
+                    .into(),
+            });
+        };
+        let mut jobs = self.jobs;
+        let mut dropped = self.dropped;
+        // One more pass over the jobs only when one is too wide.
+        if self.widest > procs {
+            let before = jobs.len();
+            jobs.retain(|j| j.procs <= procs);
+            for _ in jobs.len()..before {
+                dropped.add(DropReason::TooWide);
+            }
+        }
+        // Dropping wide jobs keeps the rest in order.
+        let mut w = if self.in_order {
+            Workload::in_order(name, procs, header, jobs)
+        } else {
+            Workload::new(name, procs, header, jobs)
+        };
+        w.dropped = dropped;
+        Ok(w)
     }
-    let header = SwfHeader::from_lines(header_lines);
-    let Some(procs) = opts.procs.or(header.max_procs).or(header.max_nodes) else {
-        return Err(SwfError::Trace {
-            path: path.to_path_buf(),
-            message: "no `MaxProcs` or `MaxNodes` in the header, so the machine size is \
-                      unknown (give it with --procs)"
-                .into(),
-        });
-    };
-    let before = jobs.len();
-    jobs.retain(|j| j.procs <= procs);
-    for _ in jobs.len()..before {
-        dropped.add(DropReason::TooWide);
-    }
-    let mut w = Workload::new(name, procs, header, jobs);
-    w.dropped = dropped;
-    Ok(w)
 }
 
 /// The simulator's view of one record, or why it cannot run.
@@ -314,95 +451,54 @@ fn first_duplicate(numbers: &mut [(i64, usize)]) -> Option<(i64, usize, usize)> 
         .min_by_key(|&(_, line, _)| line)
 }
 
-fn trim_start(s: &[u8]) -> &[u8] {
-    let n = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
-    &s[n..]
-}
-
-fn parse_record(line: &[u8], path: &Path, lineno: usize) -> Result<SwfRecord, SwfError> {
-    let mut ints = [0i64; 18];
-    let mut floats = [0f64; 2];
-    let mut fields = line
-        .split(|b| b.is_ascii_whitespace())
-        .filter(|f| !f.is_empty());
-    for field in 1..=18 {
-        let Some(tok) = fields.next() else {
-            return Err(SwfError::Line {
-                path: path.to_path_buf(),
-                line: lineno,
-                message: format!(
-                    "{} fields, expected 18 (missing field {field}, {})",
-                    field - 1,
-                    FIELD_NAMES[field - 1]
-                ),
-            });
-        };
-        let bad = |what: &str| SwfError::Field {
+/// The record on `text[start..end]` (a line without leading and trailing
+/// whitespace), or the error naming the line and field.
+fn parse_record(
+    text: &[u8],
+    start: usize,
+    end: usize,
+    path: &Path,
+    line: usize,
+) -> Result<SwfRecord, SwfError> {
+    use scan::{Bad, LineError};
+    scan::record(text, start, end).map_err(|e| match e {
+        LineError::Missing { found } => SwfError::Line {
             path: path.to_path_buf(),
-            line: lineno,
-            field,
-            message: format!("`{}` is {what}", String::from_utf8_lossy(tok)),
-        };
-        if field == 6 || field == 7 {
-            floats[field - 6] = std::str::from_utf8(tok)
-                .ok()
-                .and_then(|s| s.parse::<f64>().ok())
-                .filter(|v| v.is_finite())
-                .ok_or_else(|| bad("not a number"))?;
-        } else {
-            ints[field - 1] = parse_int(tok).ok_or_else(|| bad("not an integer"))?;
-        }
-    }
-    if let Some(extra) = fields.next() {
-        return Err(SwfError::Line {
+            line,
+            message: format!(
+                "{found} fields, expected 18 (missing field {}, {})",
+                found + 1,
+                FIELD_NAMES[found]
+            ),
+        },
+        LineError::Extra { start, end } => SwfError::Line {
             path: path.to_path_buf(),
-            line: lineno,
+            line,
             message: format!(
                 "more than 18 fields (extra `{}`)",
-                String::from_utf8_lossy(extra)
+                String::from_utf8_lossy(&text[start..end])
             ),
-        });
-    }
-    Ok(SwfRecord {
-        job_number: ints[0],
-        submit: ints[1],
-        wait: ints[2],
-        run_time: ints[3],
-        allocated_procs: ints[4],
-        avg_cpu_time: floats[0],
-        used_memory: floats[1],
-        requested_procs: ints[7],
-        requested_time: ints[8],
-        requested_memory: ints[9],
-        status: ints[10],
-        user: ints[11],
-        group: ints[12],
-        executable: ints[13],
-        queue: ints[14],
-        partition: ints[15],
-        preceding_job: ints[16],
-        think_time: ints[17],
-    })
-}
-
-/// Decimal integer with optional sign; `None` on anything else or overflow.
-fn parse_int(tok: &[u8]) -> Option<i64> {
-    let (neg, digits) = match tok.first()? {
-        b'-' => (true, &tok[1..]),
-        b'+' => (false, &tok[1..]),
-        _ => (false, tok),
-    };
-    if digits.is_empty() {
-        return None;
-    }
-    let mut v: i64 = 0;
-    for &b in digits {
-        if !b.is_ascii_digit() {
-            return None;
+        },
+        LineError::Bad {
+            field,
+            start,
+            end,
+            why,
+        } => {
+            let what = match why {
+                Bad::NotInteger => "not an integer".to_string(),
+                Bad::NotNumber => "not a number".to_string(),
+                Bad::TooLarge => format!("above {MAX_TIME}, the largest time goalc accepts"),
+                Bad::TooSmall => format!("below -{MAX_TIME}, the smallest time goalc accepts"),
+            };
+            SwfError::Field {
+                path: path.to_path_buf(),
+                line,
+                field,
+                message: format!("`{}` is {what}", String::from_utf8_lossy(&text[start..end])),
+            }
         }
-        v = v.checked_mul(10)?.checked_add((b - b'0') as i64)?;
-    }
-    Some(if neg { -v } else { v })
+    })
 }
 
 /// Formats one record as an SWF line (no newline).
@@ -576,6 +672,138 @@ mod tests {
             e.to_string(),
             "t.swf:5: 4 fields, expected 18 (missing field 5, allocated processors)"
         );
+    }
+
+    #[test]
+    fn times_beyond_the_largest_are_errors_naming_line_and_field() {
+        let fields = [
+            "1", "0", "0", "10", "1", "-1", "-1", "1", "10", "-1", "1", "1", "1", "-1", "1", "-1",
+            "-1", "-1",
+        ];
+        let line_with = |field: usize, value: &str| {
+            let mut f = fields;
+            f[field - 1] = value;
+            format!("{HEADER}{}\n", f.join(" "))
+        };
+        for (field, name) in [
+            (2, "submit time"),
+            (3, "wait time"),
+            (4, "run time"),
+            (6, "average cpu time"),
+            (9, "requested time"),
+            (18, "think time"),
+        ] {
+            let e = parse_str(&line_with(field, "9223372036854775807")).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "t.swf:5: field {field} ({name}): `9223372036854775807` is above \
+                     9007199254740991, the largest time goalc accepts"
+                )
+            );
+            let e = parse_str(&line_with(field, "9007199254740992")).unwrap_err();
+            assert!(
+                e.to_string()
+                    .starts_with(&format!("t.swf:5: field {field} ")),
+                "{e}"
+            );
+            let e = parse_str(&line_with(field, "-9007199254740992")).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "t.swf:5: field {field} ({name}): `-9007199254740992` is below \
+                     -9007199254740991, the smallest time goalc accepts"
+                )
+            );
+            // Not times: as large as an i64 goes.
+            parse_str(&line_with(
+                if field == 6 { 7 } else { 1 },
+                "9223372036854775807",
+            ))
+            .unwrap();
+        }
+        let e = parse_str(&line_with(6, "1e300")).unwrap_err();
+        assert!(e.to_string().contains("`1e300` is above"), "{e}");
+    }
+
+    #[test]
+    fn the_largest_time_reads_fine() {
+        let max = MAX_TIME.to_string();
+        let w = parse_str(&format!(
+            "{HEADER}1 {max} {max} {max} 1 {max} -1 1 {max} -1 1 1 1 -1 1 -1 -1 {max}\n"
+        ))
+        .unwrap();
+        let j = &w.jobs[0];
+        assert_eq!(
+            (j.submit, j.runtime, j.estimate),
+            (MAX_TIME, MAX_TIME, MAX_TIME)
+        );
+        assert_eq!((j.swf.wait, j.swf.think_time), (MAX_TIME, MAX_TIME));
+        assert_eq!(j.swf.avg_cpu_time, MAX_TIME as f64);
+    }
+
+    #[test]
+    fn unix_start_time_beyond_the_largest_time_is_unusable() {
+        let w = parse_str(
+            "; MaxProcs: 8\n; UnixStartTime: 9223372036854775807\n\
+             1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n",
+        )
+        .unwrap();
+        assert_eq!(w.header.unix_start_time, None);
+    }
+
+    #[test]
+    fn gzip_is_read_in_pieces_like_plain_text() {
+        use flate2::write::GzEncoder;
+        // Long enough for several pieces, with a line across each boundary.
+        let mut text = String::from(HEADER);
+        for i in 1..=40_000 {
+            text.push_str(&format!(
+                "{i} {} 0 {} 1 -1 -1 1 100 -1 1 {} 1 -1 1 -1 -1 -1\n",
+                i * 3,
+                i % 97 + 1,
+                i % 13
+            ));
+        }
+        let dir = std::env::temp_dir();
+        let plain = dir.join(format!("goalc-swf-test-{}.swf", std::process::id()));
+        let gz = dir.join(format!("goalc-swf-test-{}.swf.gz", std::process::id()));
+        std::fs::write(&plain, &text).unwrap();
+        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(text.as_bytes()).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        let a = read_path(&plain, &ReadOptions::default()).unwrap();
+        let b = read_path(&gz, &ReadOptions::default()).unwrap();
+        assert_eq!(a.jobs.len(), 40_000);
+        assert_eq!(a.jobs, b.jobs);
+        assert_eq!(a.header, b.header);
+        // An error in the gzip text names the same line as in plain text.
+        text.push_str("40001 1 0 1x 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n");
+        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(text.as_bytes()).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        let e = read_path(&gz, &ReadOptions::default())
+            .unwrap_err()
+            .to_string();
+        let _ = std::fs::remove_file(&plain);
+        let _ = std::fs::remove_file(&gz);
+        assert!(
+            e.ends_with(".swf.gz:40005: field 4 (run time): `1x` is not an integer"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn jobs_out_of_submit_order_are_sorted() {
+        let w = parse_str(&format!(
+            "{HEADER}\
+             1 50 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+             3 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+             2 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+        ))
+        .unwrap();
+        let order: Vec<i64> = w.jobs.iter().map(|j| j.number).collect();
+        assert_eq!(order, vec![2, 3, 1]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! The SWF record of every job is kept in step with the simulated fields, so
 //! a transformed workload can be written back as SWF.
 
-use super::{DropReason, Time, Workload};
+use super::{DropReason, Time, Workload, MAX_TIME};
 
 /// A transform could not be applied.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -24,6 +24,13 @@ pub enum TransformError {
     NoStartTime(String),
     #[error("run-time limit must be positive, got {0}s")]
     BadLimit(Time),
+    #[error("{what} {value}s is beyond {MAX_TIME}s, the largest time goalc accepts")]
+    TimeOutOfRange { what: &'static str, value: Time },
+    #[error(
+        "{what} would take times of workload `{name}` beyond {MAX_TIME}s, the largest time \
+         goalc accepts"
+    )]
+    TooLong { what: String, name: String },
 }
 
 fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
@@ -47,7 +54,14 @@ pub fn scale_load_by_arrivals(w: &Workload, target: f64) -> Result<Workload, Tra
     let first = w.jobs[0].submit;
     let mut out = w.clone();
     for j in &mut out.jobs {
-        let submit = first + ((j.submit - first) as f64 * factor).round() as Time;
+        let offset = ((j.submit - first) as f64 * factor).round();
+        if offset > (MAX_TIME - first) as f64 {
+            return Err(TransformError::TooLong {
+                what: format!("load {target}"),
+                name: w.name.clone(),
+            });
+        }
+        let submit = first + offset as Time;
         j.swf.submit += submit - j.submit;
         j.submit = submit;
     }
@@ -60,25 +74,39 @@ pub fn scale_load_by_arrivals(w: &Workload, target: f64) -> Result<Workload, Tra
 /// Each scaled time is rounded and at least one second.
 pub fn scale_load_by_runtimes(w: &Workload, target: f64) -> Result<Workload, TransformError> {
     let current = check_load(w, target)?;
-    let mut out = stretch(w, target / current);
+    let mut out = stretch(w, target / current, || format!("load {target}"))?;
     out.name = format!("{}@{target}r", w.name);
     Ok(out)
 }
 
 /// Multiplies every run time and estimate by `factor`, each rounded and at
-/// least one second, keeping the SWF fields in step.
-fn stretch(w: &Workload, factor: f64) -> Workload {
-    let scale = |t: Time| ((t as f64 * factor).round() as Time).max(1);
+/// least one second, keeping the SWF fields in step; an error, naming
+/// `what` asked for it, when a time would pass [`MAX_TIME`].
+fn stretch(
+    w: &Workload,
+    factor: f64,
+    what: impl Fn() -> String,
+) -> Result<Workload, TransformError> {
+    let scale = |t: Time| {
+        let scaled = (t as f64 * factor).round();
+        if scaled > MAX_TIME as f64 {
+            return Err(TransformError::TooLong {
+                what: what(),
+                name: w.name.clone(),
+            });
+        }
+        Ok((scaled as Time).max(1))
+    };
     let mut out = w.clone();
     for j in &mut out.jobs {
-        j.runtime = scale(j.runtime);
-        j.estimate = scale(j.estimate);
+        j.runtime = scale(j.runtime)?;
+        j.estimate = scale(j.estimate)?;
         j.swf.run_time = j.runtime;
         if j.swf.requested_time > 0 {
             j.swf.requested_time = j.estimate;
         }
     }
-    out
+    Ok(out)
 }
 
 /// A measured time window with a warm-up before it and a cool-down after it.
@@ -106,6 +134,17 @@ pub fn window(w: &Workload, win: Window) -> Result<Workload, TransformError> {
     for (what, value) in [("warm-up", win.warmup), ("cool-down", win.cooldown)] {
         if value < 0 {
             return Err(TransformError::Negative { what, value });
+        }
+    }
+    // Within the range, first submit + offset - warm-up cannot overflow.
+    for (what, value) in [
+        ("window start", win.start),
+        ("window end", win.end),
+        ("warm-up", win.warmup),
+        ("cool-down", win.cooldown),
+    ] {
+        if value.unsigned_abs() > MAX_TIME as u64 {
+            return Err(TransformError::TimeOutOfRange { what, value });
         }
     }
     let Some(first) = w.jobs.first().map(|j| j.submit) else {
@@ -245,7 +284,7 @@ pub fn expand_load(w: &Workload, factor: f64) -> Result<Workload, TransformError
     if !(factor.is_finite() && factor >= 1.0) {
         return Err(TransformError::BadFactor(factor));
     }
-    let mut out = stretch(w, factor);
+    let mut out = stretch(w, factor, || format!("load factor {factor}"))?;
     out.name = format!("{}x{factor}exp", w.name);
     Ok(out)
 }
@@ -383,6 +422,52 @@ mod tests {
             Err(TransformError::BadLoad(-1.0))
         );
         assert!(scale_load_by_runtimes(&workload(), f64::NAN).is_err());
+    }
+
+    #[test]
+    fn scaling_past_the_largest_time_is_an_error() {
+        // 200 s of submits stretched by 0.52 / 1e-14.
+        let e = scale_load_by_arrivals(&workload(), 1e-14).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "load 0.00000000000001 would take times of workload `w` beyond 9007199254740991s, \
+             the largest time goalc accepts"
+        );
+        scale_load_by_arrivals(&workload(), 1e-13).unwrap();
+        assert!(matches!(
+            scale_load_by_runtimes(&workload(), 1e300),
+            Err(TransformError::TooLong { .. })
+        ));
+        assert!(matches!(
+            expand_load(&workload(), 1e14),
+            Err(TransformError::TooLong { .. })
+        ));
+        // Up to the bound is fine: 150 s * 6e13 = 9e15 s.
+        let w = expand_load(&workload(), 6e13).unwrap();
+        assert_eq!(w.jobs[0].estimate, 9_000_000_000_000_000);
+    }
+
+    #[test]
+    fn window_beyond_the_largest_time_is_an_error() {
+        let win = Window {
+            start: 0,
+            end: Time::MAX,
+            warmup: 0,
+            cooldown: 0,
+        };
+        assert_eq!(
+            window(&workload(), win),
+            Err(TransformError::TimeOutOfRange {
+                what: "window end",
+                value: Time::MAX
+            })
+        );
+        let win = Window {
+            end: MAX_TIME,
+            cooldown: MAX_TIME,
+            ..win
+        };
+        assert_eq!(window(&workload(), win).unwrap().jobs.len(), 3);
     }
 
     #[test]

@@ -1,0 +1,508 @@
+//! Reading the 18 fields of one SWF line at memory speed.
+//!
+//! Fields are runs of non-whitespace between runs of whitespace whose
+//! lengths vary from line to line, so a byte-at-a-time scanner mispredicts
+//! a branch at the end of nearly every run. Here the common case (a line of
+//! spaces and short integers) is read eight bytes at a time: one load finds
+//! where the spaces end, one more where the field ends and whether it is a
+//! plain integer, whose digits are then combined without a loop. Anything
+//! else (long fields, fractions, tabs, bad input) takes the byte-at-a-time
+//! path, which also finds exactly what to name in an error; both paths
+//! accept exactly the same text and give exactly the same values.
+
+use super::SwfRecord;
+use crate::workload::MAX_TIME;
+
+/// What is wrong with a line; the caller adds the file and line.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum LineError {
+    /// The line ends after `found` fields.
+    Missing { found: usize },
+    /// A 19th field, at `text[start..end]`.
+    Extra { start: usize, end: usize },
+    /// Field `field` (1-based), at `text[start..end]`, is unreadable.
+    Bad {
+        field: usize,
+        start: usize,
+        end: usize,
+        why: Bad,
+    },
+}
+
+/// Why a field is unreadable.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Bad {
+    NotInteger,
+    NotNumber,
+    /// A time above [`MAX_TIME`].
+    TooLarge,
+    /// A time below -[`MAX_TIME`].
+    TooSmall,
+}
+
+/// The SWF fields holding times, as bits by 1-based field number: submit,
+/// wait, run time, average CPU time, requested time, think time. Each must
+/// lie within [`MAX_TIME`] of zero.
+const TIME_FIELDS: u32 = 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6 | 1 << 9 | 1 << 18;
+
+/// Reads the record on `text[start..end]`, a line without its leading and
+/// trailing whitespace. Bytes after `end` may be read but never count.
+pub(super) fn record(text: &[u8], start: usize, end: usize) -> Result<SwfRecord, LineError> {
+    let mut fields = Fields::default();
+    if !words(text, start, end, &mut fields) {
+        // Whatever the word-at-a-time path left, and the exact error.
+        bytes(text, start, end, &mut fields)?;
+    }
+    Ok(fields.record())
+}
+
+/// The values of one line's fields.
+#[derive(Default)]
+struct Fields {
+    ints: [i64; 18],
+    floats: [f64; 2],
+}
+
+impl Fields {
+    fn record(&self) -> SwfRecord {
+        let ints = &self.ints;
+        SwfRecord {
+            job_number: ints[0],
+            submit: ints[1],
+            wait: ints[2],
+            run_time: ints[3],
+            allocated_procs: ints[4],
+            avg_cpu_time: self.floats[0],
+            used_memory: self.floats[1],
+            requested_procs: ints[7],
+            requested_time: ints[8],
+            requested_memory: ints[9],
+            status: ints[10],
+            user: ints[11],
+            group: ints[12],
+            executable: ints[13],
+            queue: ints[14],
+            partition: ints[15],
+            preceding_job: ints[16],
+            think_time: ints[17],
+        }
+    }
+}
+
+/// The byte-at-a-time path: every field of the line, with the exact error.
+fn bytes(text: &[u8], start: usize, end: usize, fields: &mut Fields) -> Result<(), LineError> {
+    let mut pos = start;
+    for field in 1..=18 {
+        pos = skip_whitespace(text, pos, end);
+        if pos == end {
+            return Err(LineError::Missing { found: field - 1 });
+        }
+        pos = slow_field(text, pos, end, field, fields)?;
+    }
+    pos = skip_whitespace(text, pos, end);
+    if pos < end {
+        return Err(LineError::Extra {
+            start: pos,
+            end: token_end(text, pos, end),
+        });
+    }
+    Ok(())
+}
+
+/// The word-at-a-time path, for a line of at most 127 bytes, without
+/// control bytes (so spaces are its only whitespace), of 18 fields: false,
+/// having read nothing, for any other line. Fields it cannot read this way
+/// go to [`slow_field`] one by one; false also when one of those is bad,
+/// for the byte-at-a-time path to report.
+fn words(text: &[u8], start: usize, end: usize, fields: &mut Fields) -> bool {
+    let len = end - start;
+    if len >= 128 || text[start..end].iter().fold(false, |c, &b| c | (b < b' ')) {
+        return false;
+    }
+    // One bit per byte of the line, set for spaces and past its end, in
+    // two words; the eight-byte pieces are independent, so this pipelines,
+    // unlike a walk from field to field.
+    let mut spaces = [0u64; 2];
+    for at in (0..len).step_by(8) {
+        let m = eq_mask(load8(text, start + at), b' ') >> 7;
+        // Gathers bit 8k of `m` (byte k) into bit 56 + k: the constant's
+        // 1-bits at 7 (8 - k) make every product land on its own bit.
+        let bits = m.wrapping_mul(0x0102_0408_1020_4080) >> 56;
+        spaces[at / 64] |= bits << (at % 64);
+    }
+    if len < 64 {
+        spaces[0] |= u64::MAX << len;
+        spaces[1] = u64::MAX;
+    } else {
+        spaces[1] |= u64::MAX << (len - 64);
+    }
+    let [lo, hi] = spaces;
+    // Where fields start (a space, or the line's start, before) and end (a
+    // space after: byte 127 always is one).
+    let starts = [!lo & ((lo << 1) | 1), !hi & ((hi << 1) | (lo >> 63))];
+    let ends = [!lo & ((lo >> 1) | (hi << 63)), !hi & (hi >> 1)];
+    let (mut first, mut last) = ([0u32; 18], [0u32; 18]);
+    if !positions(starts, &mut first) || !positions(ends, &mut last) {
+        return false;
+    }
+    // All 18 fields first, without a branch on their contents; the few
+    // that are not short integers are read again below.
+    let mut negative = 0u32;
+    let mut long = 0u32;
+    for i in 0..18 {
+        let w = load8(text, start + first[i] as usize);
+        let (v, neg, ok) = short_int(w, last[i] - first[i] + 1);
+        fields.ints[i] = v;
+        negative |= u32::from(neg) << i;
+        long |= u32::from(!ok) << i;
+    }
+    for i in 5..7 {
+        // At most eight bytes of digits: exact as f64.
+        fields.floats[i - 5] =
+            signed_float(fields.ints[i].unsigned_abs(), negative & (1 << i) != 0);
+    }
+    // A short integer is far inside the time range; the others are checked
+    // there.
+    while long != 0 {
+        let i = long.trailing_zeros() as usize;
+        long &= long - 1;
+        if slow_field(text, start + first[i] as usize, end, i + 1, fields).is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// The positions of the set bits of `bits` (a 128-bit set, low word first),
+/// lowest first, into `out`: false unless there are exactly 18.
+fn positions(bits: [u64; 2], out: &mut [u32; 18]) -> bool {
+    let mut n = 0;
+    for (mut word, base) in bits.into_iter().zip([0, 64]) {
+        while word != 0 {
+            if n == 18 {
+                return false;
+            }
+            out[n] = base + word.trailing_zeros();
+            word &= word - 1;
+            n += 1;
+        }
+    }
+    n == 18
+}
+
+/// Reads field `field`, which starts at `pos`, byte by byte, into `ints`
+/// or `floats`; returns where it ends.
+fn slow_field(
+    text: &[u8],
+    pos: usize,
+    end: usize,
+    field: usize,
+    fields: &mut Fields,
+) -> Result<usize, LineError> {
+    let stop = token_end(text, pos, end);
+    let tok = &text[pos..stop];
+    let bad = |why| LineError::Bad {
+        field,
+        start: pos,
+        end: stop,
+        why,
+    };
+    let (negative, digits) = match tok[0] {
+        b'-' => (true, &tok[1..]),
+        b'+' => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    let in_range = if field == 6 || field == 7 {
+        let v = match decimal(digits) {
+            Some(v) => {
+                if negative {
+                    -v
+                } else {
+                    v
+                }
+            }
+            None => std::str::from_utf8(tok)
+                .ok()
+                .and_then(|s| s.parse::<f64>().ok())
+                .filter(|v| v.is_finite())
+                .ok_or(bad(Bad::NotNumber))?,
+        };
+        fields.floats[field - 6] = v;
+        v.abs() <= MAX_TIME as f64
+    } else {
+        let magnitude = integer(digits).ok_or(bad(Bad::NotInteger))?;
+        fields.ints[field - 1] = if negative { -magnitude } else { magnitude };
+        magnitude <= MAX_TIME
+    };
+    if !in_range && TIME_FIELDS & (1 << field) != 0 {
+        return Err(bad(if negative {
+            Bad::TooSmall
+        } else {
+            Bad::TooLarge
+        }));
+    }
+    Ok(stop)
+}
+
+/// Unsigned decimal digits as an i64; `None` for no digits, anything not a
+/// digit, or more than `i64::MAX`.
+fn integer(digits: &[u8]) -> Option<i64> {
+    if digits.is_empty() {
+        return None;
+    }
+    digits.iter().try_fold(0i64, |v, &b| {
+        let d = b.wrapping_sub(b'0');
+        (d < 10).then_some(())?;
+        v.checked_mul(10)?.checked_add(i64::from(d))
+    })
+}
+
+/// Exact powers of ten as `f64` (10^22 is the last one exact in 53 bits).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// `digits` of the form `123` or `12.50`, when its value is certain to be
+/// exactly what `str::parse::<f64>` gives: all digits together below 2^53
+/// and at most 22 after the point, so that one division of two exact
+/// doubles rounds the true quotient once, as the full parser does. `None`
+/// for any other form; the caller then asks the full parser.
+fn decimal(digits: &[u8]) -> Option<f64> {
+    let (whole, frac) = match digits.iter().position(|&b| b == b'.') {
+        Some(dot) => (&digits[..dot], &digits[dot + 1..]),
+        None => (digits, &digits[..0]),
+    };
+    if whole.is_empty() || (frac.is_empty() && whole.len() < digits.len()) {
+        return None;
+    }
+    if whole.len() + frac.len() > 15 {
+        return None;
+    }
+    let mut m: u64 = 0;
+    for &b in whole.iter().chain(frac) {
+        let d = b.wrapping_sub(b'0');
+        if d >= 10 {
+            return None;
+        }
+        m = m * 10 + u64::from(d);
+    }
+    Some(m as f64 / POW10[frac.len()])
+}
+
+/// `magnitude` (below 2^53, so exact) with its sign, keeping `-0` as -0.0
+/// as `str::parse::<f64>` does.
+fn signed_float(magnitude: u64, negative: bool) -> f64 {
+    let f = magnitude as f64;
+    if negative {
+        -f
+    } else {
+        f
+    }
+}
+
+fn skip_whitespace(text: &[u8], mut pos: usize, end: usize) -> usize {
+    while pos < end && text[pos].is_ascii_whitespace() {
+        pos += 1;
+    }
+    pos
+}
+
+fn token_end(text: &[u8], mut pos: usize, end: usize) -> usize {
+    while pos < end && !text[pos].is_ascii_whitespace() {
+        pos += 1;
+    }
+    pos
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// Eight bytes of `text` from `pos` as a little-endian word (the byte at
+/// `pos` lowest), zero past the end of `text`.
+#[inline]
+fn load8(text: &[u8], pos: usize) -> u64 {
+    match text.get(pos..pos + 8) {
+        Some(bytes) => {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(bytes);
+            u64::from_le_bytes(word)
+        }
+        None => {
+            let rest = text.get(pos..).unwrap_or_default();
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(word)
+        }
+    }
+}
+
+/// The high bit of each byte of `w` that equals `b`, exactly (no carries
+/// cross bytes: the low seven bits are added apart from the high one).
+#[inline]
+fn eq_mask(w: u64, b: u8) -> u64 {
+    let x = w ^ (ONES * u64::from(b));
+    !(((x & LOW7) + LOW7) | x) & HIGH
+}
+
+/// The field in the low `len` bytes of `w` (the bytes of the line from the
+/// field's first), read as an optional sign and digits, at most eight bytes
+/// in all: (value, negative, whether it was such a field). Branch-free, so
+/// that fields of varying lengths cost no mispredictions.
+#[inline]
+fn short_int(w: u64, len: u32) -> (i64, bool, bool) {
+    let fits = len <= 8;
+    let len = len.min(8);
+    let first = w as u8;
+    let negative = first == b'-';
+    let sign = u32::from(negative | (first == b'+'));
+    // The bytes of the digits.
+    let digits = (u64::MAX << (sign * 8)) & (u64::MAX >> ((8 - len) * 8));
+    // A digit XOR '0' is 0..=9: no bit above the low four, and no carry
+    // out of them when 6 is added. A carry out of any other byte only
+    // reaches later bytes, which are then digits already seen as bad, or
+    // past the field.
+    let x = w ^ (ONES * u64::from(b'0'));
+    let bad = (x & 0xf0f0_f0f0_f0f0_f0f0) | (x.wrapping_add(ONES * 6) & 0x1010_1010_1010_1010);
+    let ok = fits & (len > sign) & (bad & digits == 0);
+    // The digits only, moved up so that the last is in the top byte and
+    // leading zeros fill the bytes below the first.
+    let mut v = (x & digits) << ((8 - len) * 8);
+    // Pairs of digits, then fours, then all eight: each step adds the more
+    // significant half (the lower bytes), scaled, onto the other and shifts
+    // the sum down into the lower half.
+    v = (v.wrapping_mul(1 + (10 << 8)) >> 8) & 0x00ff_00ff_00ff_00ff;
+    v = (v.wrapping_mul(1 + (100 << 16)) >> 16) & 0x0000_ffff_0000_ffff;
+    v = v.wrapping_mul(1 + (10_000 << 32)) >> 32;
+    let magnitude = v as i64;
+    (if negative { -magnitude } else { magnitude }, negative, ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::strategy::Strategy;
+
+    /// Both paths on one line: the word-at-a-time one as the reader uses
+    /// it, and the byte-at-a-time one alone.
+    fn both(line: &str) -> (Result<SwfRecord, LineError>, Result<SwfRecord, LineError>) {
+        let text = line.as_bytes();
+        let mut fields = Fields::default();
+        let slow = bytes(text, 0, text.len(), &mut fields).map(|()| fields.record());
+        (record(text, 0, text.len()), slow)
+    }
+
+    #[test]
+    fn short_integers_read_alike_on_both_paths() {
+        let cases = [
+            "0", "7", "-1", "+5", "-0", "1234567", "-123456", "12345678", "007", "99999999",
+        ];
+        for tok in cases {
+            let line = format!("{tok} 2 3 4 5 {tok} {tok} 8 9 10 11 12 13 14 15 16 17 {tok}");
+            let (fast, slow) = both(&line);
+            let (fast, slow) = (fast.unwrap(), slow.unwrap());
+            assert_eq!(fast, slow, "{tok}");
+            assert_eq!(
+                fast.avg_cpu_time.to_bits(),
+                tok.parse::<f64>().unwrap().to_bits(),
+                "{tok}"
+            );
+            assert_eq!(fast.job_number, tok.parse::<i64>().unwrap(), "{tok}");
+        }
+    }
+
+    #[test]
+    fn spacing_does_not_matter() {
+        let plain = "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18";
+        let spread =
+            "1        2 3  4   5    6     7      8       9 10 11 12 13 14 15 16 17         18";
+        let (a, _) = both(plain);
+        let (b, c) = both(spread);
+        assert_eq!(a, b);
+        assert_eq!(b, c);
+    }
+
+    #[test]
+    fn other_fields_read_alike_on_both_paths() {
+        for tok in [
+            "1x",
+            "-",
+            "+",
+            "--1",
+            "1-",
+            "x",
+            "1.5",
+            "12345678901234",
+            "-0.00",
+        ] {
+            let line = format!("1 2 3 4 5 {tok} 7 8 9 10 11 12 13 14 15 16 17 18");
+            let (fast, slow) = both(&line);
+            assert_eq!(fast, slow, "{tok}");
+            let line = format!("1 2 3 {tok} 5 6 7 8 9 10 11 12 13 14 15 16 17 18");
+            let (fast, slow) = both(&line);
+            assert_eq!(fast, slow, "{tok}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(2000))]
+        /// Any line of plausible and implausible fields: the word-at-a-time
+        /// path gives what the byte-at-a-time one gives, values or error.
+        /// Mostly 18 good fields apart by spaces, so that the first path
+        /// is taken.
+        #[test]
+        fn both_paths_agree_on_any_line(
+            tokens in proptest::collection::vec(
+                proptest::prop_oneof![
+                    8 => (-99_999_999i64..=99_999_999).prop_map(|v| v.to_string()),
+                    2 => proptest::num::i64::ANY.prop_map(|v| v.to_string()),
+                    4 => (0u32..100_000, 0u32..1000).prop_map(|(a, b)| format!("{a}.{b:02}")),
+                    1 => "[-+0-9.xe]{1,12}",
+                ],
+                17..20,
+            ),
+            gaps in proptest::collection::vec(
+                proptest::prop_oneof![30 => " {1,9}", 1 => "[ \t]{1,3}"],
+                20,
+            ),
+        ) {
+            let mut line = String::new();
+            for (i, t) in tokens.iter().enumerate() {
+                if i > 0 {
+                    line.push_str(&gaps[i]);
+                }
+                line.push_str(t);
+            }
+            let (fast, slow) = both(&line);
+            let bits = |r: &Result<SwfRecord, LineError>| {
+                r.as_ref().ok().map(|r| (r.avg_cpu_time.to_bits(), r.used_memory.to_bits()))
+            };
+            proptest::prop_assert_eq!(bits(&fast), bits(&slow));
+            proptest::prop_assert_eq!(fast, slow);
+        }
+    }
+
+    #[test]
+    fn decimals_are_exactly_what_the_full_parser_gives() {
+        for s in [
+            "0.03",
+            "142.00",
+            "1.1",
+            "0.1",
+            "123456789.012345",
+            "9007199254.740993",
+            "5",
+            "0.0000000000000000000001",
+        ] {
+            let expected = s.parse::<f64>().unwrap();
+            if let Some(v) = decimal(s.as_bytes()) {
+                assert_eq!(v.to_bits(), expected.to_bits(), "{s}");
+            }
+        }
+        assert_eq!(decimal(b"1."), None);
+        assert_eq!(decimal(b".5"), None);
+        assert_eq!(decimal(b"1e5"), None);
+        assert_eq!(decimal(b"1234567890123456"), None);
+    }
+}
