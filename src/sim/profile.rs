@@ -122,14 +122,6 @@ impl Block {
 /// A position: block index, step index in the block.
 type Pos = (usize, usize);
 
-/// A job's own hold over `[from, to)` counted as free during a scan.
-#[derive(Clone, Copy)]
-struct Own {
-    from: Time,
-    to: Time,
-    procs: u32,
-}
-
 /// Free processors over time from a start instant to infinity. The last
 /// step extends forever.
 #[derive(Debug, Clone)]
@@ -254,76 +246,45 @@ impl Profile {
     /// last step extends forever and all holds eventually end.
     pub fn earliest_start(&self, p: u32, d: Time, from: Time) -> Time {
         debug_assert!(p <= self.procs, "job wider than the machine");
-        self.scan(p, d, from, Time::MAX, None).unwrap_or(from)
+        self.scan(p, d, from, Time::MAX).unwrap_or(from)
     }
 
     /// For a job that holds `p` processors over `[held_at, held_at + d)`:
     /// the earliest start `t` in `[from, held_at)` if its own hold were
     /// released, or `None` when it cannot start earlier. Nothing is released:
     /// most jobs cannot move, and finding that out must not churn the steps.
-    pub fn earlier_start(&mut self, p: u32, d: Time, from: Time, held_at: Time) -> Option<Time> {
-        // A step boundary at held_at lets the own hold be added step by step.
-        self.split_at(held_at);
-        let own = Own {
-            from: held_at,
-            to: held_at.saturating_add(d),
-            procs: p,
-        };
-        self.scan(p, d, from, held_at, Some(own))
+    pub fn earlier_start(&self, p: u32, d: Time, from: Time, held_at: Time) -> Option<Time> {
+        // Over its own hold the job always finds its `p` processors, and a
+        // window starting before `held_at` ends inside that hold: only the
+        // part before `held_at` needs looking at.
+        self.scan(p, d, from, held_at)
     }
 
-    /// Free processors at `pos`, counting `own` as free.
-    fn free_with(&self, (b, i): Pos, own: Option<Own>) -> u32 {
-        let free = self.blocks[b].free(i);
-        match own {
-            Some(o) if (o.from..o.to).contains(&self.blocks[b].steps[i].time) => free + o.procs,
-            _ => free,
-        }
-    }
-
-    /// True when no step of block `b` has `p` free, counting `own` as free.
-    fn block_full(&self, b: usize, p: u32, own: Option<Own>) -> bool {
-        let blk = &self.blocks[b];
-        let own_inside = own.is_some_and(|o| blk.last() >= o.from && blk.first() < o.to);
-        !own_inside && blk.max < i64::from(p)
+    /// True when no step of block `b` has `p` free.
+    fn block_full(&self, b: usize, p: u32) -> bool {
+        self.blocks[b].max < i64::from(p)
     }
 
     /// The first step of block `b` from `start` on where `stop(time, free)`
-    /// holds, counting `own` as free. A tight loop over one block's steps.
+    /// holds. A tight loop over one block's steps.
     #[inline]
-    fn find_in(
-        &self,
-        b: usize,
-        start: usize,
-        own: Option<Own>,
-        stop: impl Fn(Time, u32) -> bool,
-    ) -> Option<usize> {
+    fn find_in(&self, b: usize, start: usize, stop: impl Fn(Time, u32) -> bool) -> Option<usize> {
         let blk = &self.blocks[b];
         let add = blk.add;
         let steps = blk.steps.get(start..)?;
-        let found = match own {
-            Some(o) if blk.last() >= o.from && blk.first() < o.to => steps.iter().position(|s| {
-                let extra = if (o.from..o.to).contains(&s.time) {
-                    o.procs
-                } else {
-                    0
-                };
-                stop(s.time, (i64::from(s.free) + add) as u32 + extra)
-            }),
-            _ => steps
-                .iter()
-                .position(|s| stop(s.time, (i64::from(s.free) + add) as u32)),
-        };
-        found.map(|k| start + k)
+        steps
+            .iter()
+            .position(|s| stop(s.time, (i64::from(s.free) + add) as u32))
+            .map(|k| start + k)
     }
 
     /// The first step after `at` that ends a window reaching to `end` with
     /// `p` free: a step at or after `end` (the window fits: `Ok`) or a step
     /// with fewer than `p` free (`Err` with its position). `Ok` too when the
     /// steps run out.
-    fn window_from(&self, (b, i): Pos, p: u32, end: Time, own: Option<Own>) -> Result<(), Pos> {
+    fn window_from(&self, (b, i): Pos, p: u32, end: Time) -> Result<(), Pos> {
         let stop = |t: Time, f: u32| t >= end || f < p;
-        let mut at = (b, self.find_in(b, i + 1, own, stop));
+        let mut at = (b, self.find_in(b, i + 1, stop));
         loop {
             if let (blk, Some(k)) = at {
                 return if self.blocks[blk].steps[k].time >= end {
@@ -343,24 +304,24 @@ impl Profile {
             at = if blk.min >= i64::from(p) && blk.last() < end {
                 (next, None)
             } else {
-                (next, self.find_in(next, 0, own, stop))
+                (next, self.find_in(next, 0, stop))
             };
         }
     }
 
     /// The first start `t` in `[from, limit)` where at least `p` are free
-    /// at every step overlapping `[t, t + d)`, counting `own` as free.
-    fn scan(&self, p: u32, d: Time, from: Time, limit: Time, own: Option<Own>) -> Option<Time> {
+    /// at every step overlapping `[t, min(t + d, limit))`.
+    fn scan(&self, p: u32, d: Time, from: Time, limit: Time) -> Option<Time> {
         let (mut b, mut i) = self.locate(from);
         let mut candidate = from;
         while candidate < limit {
-            if self.free_with((b, i), own) < p {
+            if self.blocks[b].free(i) < p {
                 // Blocked here: the next possible start is the next step
                 // with `p` free; blocks all too full are passed whole.
                 let mut start = i + 1;
                 loop {
-                    if !self.block_full(b, p, own) {
-                        if let Some(k) = self.find_in(b, start, own, |_, f| f >= p) {
+                    if !self.block_full(b, p) {
+                        if let Some(k) = self.find_in(b, start, |_, f| f >= p) {
                             i = k;
                             break;
                         }
@@ -374,7 +335,7 @@ impl Profile {
                 candidate = self.blocks[b].steps[i].time;
                 continue;
             }
-            match self.window_from((b, i), p, candidate.saturating_add(d), own) {
+            match self.window_from((b, i), p, candidate.saturating_add(d).min(limit)) {
                 Ok(()) => return Some(candidate),
                 // Too full there: restart from that step.
                 Err(at) => (b, i) = at,
@@ -386,8 +347,7 @@ impl Profile {
     /// True when `p` processors are free throughout `[t, t + d)`.
     pub fn fits(&self, p: u32, d: Time, t: Time) -> bool {
         let at = self.locate(t);
-        self.blocks[at.0].free(at.1) >= p
-            && self.window_from(at, p, t.saturating_add(d), None).is_ok()
+        self.blocks[at.0].free(at.1) >= p && self.window_from(at, p, t.saturating_add(d)).is_ok()
     }
 
     /// True when at some time before `until` at least `p` processors are
