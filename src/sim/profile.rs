@@ -92,6 +92,7 @@ impl Block {
     /// new values (the old extremes may have been in the range) and are made
     /// exact again every few changes, so a small profile is not rescanned
     /// whole at every change.
+    #[inline]
     fn change_part(&mut self, range: std::ops::Range<usize>, delta: i64) {
         if self.add != 0 {
             // Stored counts are unsigned: fold the pending addition first.
@@ -230,6 +231,7 @@ impl Profile {
     }
 
     /// The step covering `t` (the first step when `t` is before the start).
+    #[inline]
     fn locate(&self, t: Time) -> Pos {
         // Most questions are asked about now, the start.
         if t <= self.firsts[0] {
@@ -282,6 +284,7 @@ impl Profile {
     /// `p` free: a step at or after `end` (the window fits: `Ok`) or a step
     /// with fewer than `p` free (`Err` with its position). `Ok` too when the
     /// steps run out.
+    #[inline]
     fn window_from(&self, (b, i): Pos, p: u32, end: Time) -> Result<(), Pos> {
         let stop = |t: Time, f: u32| t >= end || f < p;
         let mut at = (b, self.find_in(b, i + 1, stop));
@@ -396,6 +399,7 @@ impl Profile {
     /// Adds `delta` to the free count over `[from, to)`, splitting steps at
     /// both ends and merging equal neighbours afterwards. A hold reaching
     /// `Time::MAX` never ends.
+    #[inline]
     fn change(&mut self, from: Time, to: Time, delta: i64) {
         let from = from.max(self.start());
         if to <= from {
@@ -441,6 +445,7 @@ impl Profile {
     /// Makes sure a step starts exactly at `t` (`t` at or after the start);
     /// returns its position, and whether a block was divided (positions
     /// taken before may have moved).
+    #[inline]
     fn split_at(&mut self, t: Time) -> (Pos, bool) {
         let (b, i) = self.locate(t);
         let blk = &mut self.blocks[b];
@@ -470,6 +475,7 @@ impl Profile {
 
     /// Removes the step at `(b, i)` when it has the free count of the step
     /// before it.
+    #[inline]
     fn merge_at(&mut self, (b, i): Pos) {
         if (b, i) == (0, 0) {
             return;
