@@ -146,6 +146,20 @@ pub struct State<'a> {
 
 impl State<'_> {
     /// Fills `profile` with the machine as running jobs hold it, from now on.
+    /// Gives back to `profile`, kept across epochs, the rest of the holds of
+    /// the jobs that ended before their estimates at this epoch; true when
+    /// there were any.
+    pub fn release_early_finishes(&self, profile: &mut Profile) -> bool {
+        let mut any = false;
+        for f in self.finished.iter().filter(|f| f.early) {
+            let info = &self.jobs[f.job as usize];
+            let expected_end = f.start.saturating_add(info.estimate);
+            profile.release(self.now, expected_end - self.now, info.procs);
+            any = true;
+        }
+        any
+    }
+
     pub fn running_profile(&self, profile: &mut Profile) {
         // Sorted by expected end: one pass builds the steps.
         let jobs = self.jobs;

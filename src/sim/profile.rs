@@ -148,21 +148,6 @@ impl Profile {
         }
     }
 
-    /// Resets to an empty machine from `now`, keeping the allocation.
-    pub fn reset(&mut self, now: Time) {
-        self.blocks.truncate(1);
-        self.firsts.clear();
-        self.firsts.push(now);
-        let b = &mut self.blocks[0];
-        b.steps.clear();
-        b.steps.push(Step {
-            time: now,
-            free: self.procs,
-        });
-        b.add = 0;
-        (b.min, b.max) = (i64::from(self.procs), i64::from(self.procs));
-    }
-
     /// Resets to the machine from `now` with holds from `now` that end at
     /// the given times, sorted by end (ends not after `now` hold nothing).
     /// One pass: cheaper than a hold at a time when thousands run.

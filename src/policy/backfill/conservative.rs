@@ -44,22 +44,14 @@ impl Policy for Conservative {
         // Copy the slices out so the epoch stays free for decisions.
         let (now, procs) = (epoch.state.now, epoch.state.procs);
         let (jobs, waiting) = (epoch.state.jobs, epoch.state.waiting);
-        let (arrived, finished) = (epoch.state.arrived, epoch.state.finished);
+        let arrived = epoch.state.arrived;
         if self.reservation.len() != jobs.len() {
             self.reservation = vec![NONE; jobs.len()];
         }
         let profile = self.profile.get_or_insert_with(|| Profile::new(procs, now));
         profile.advance(now);
 
-        let mut compress = false;
-        for f in finished {
-            let info = &jobs[f.job as usize];
-            let expected_end = f.start.saturating_add(info.estimate);
-            if f.early {
-                profile.release(now, expected_end - now, info.procs);
-                compress = true;
-            }
-        }
+        let compress = epoch.state.release_early_finishes(profile);
 
         if compress && waiting.len() > arrived.len() {
             self.queue.clear();

@@ -1,10 +1,10 @@
 //! EASY backfilling with reservation depth N.
 //!
 //! Each epoch plans on the running jobs' profile, kept from epoch to epoch
-//! (see [`LiveProfile`]). Walking the queue in order, each of the first N jobs that cannot
-//! start now gets a reservation at its earliest start in the profile; every
-//! other job starts now only if it fits in the profile without touching
-//! those reservations. With N = 1 this is classic EASY: the head job's
+//! (see [`LiveProfile`]). Walking the queue in order, each of the first N
+//! jobs that cannot start now gets a reservation at its earliest start in
+//! the profile; every other job starts now only if it fits in the profile
+//! without touching those reservations. With N = 1 this is classic EASY: the head job's
 //! reservation is the "shadow time" and backfilled jobs either end before it
 //! or use only the processors it leaves spare.
 //!

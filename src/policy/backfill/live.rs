@@ -30,7 +30,7 @@ impl LiveProfile {
     /// Brings the profile to `state`: from now on, with the holds of the
     /// jobs running now. Call it at every epoch, before anything else, so
     /// that no early finish goes unseen.
-    pub fn sync(&mut self, state: &State<'_>) -> &mut Profile {
+    pub fn sync(&mut self, state: &State<'_>) {
         debug_assert!(self.planned.is_empty(), "reservations left from an epoch");
         let fresh =
             self.profile.procs() != state.procs || self.synced.is_none_or(|t| t > state.now);
@@ -39,11 +39,7 @@ impl LiveProfile {
             state.running_profile(&mut self.profile);
         } else {
             self.profile.advance(state.now);
-            for f in state.finished.iter().filter(|f| f.early) {
-                let end = f.start.saturating_add(state.jobs[f.job as usize].estimate);
-                let procs = state.jobs[f.job as usize].procs;
-                self.profile.release(state.now, end - state.now, procs);
-            }
+            state.release_early_finishes(&mut self.profile);
         }
         self.synced = Some(state.now);
         #[cfg(debug_assertions)]
@@ -56,7 +52,6 @@ impl LiveProfile {
                 state.now
             );
         }
-        &mut self.profile
     }
 
     pub fn profile(&mut self) -> &mut Profile {
