@@ -33,6 +33,7 @@ fn scenario(waiting: usize) -> (Vec<JobInfo>, Vec<Running>, Vec<JobIdx>, u32) {
             procs,
             user: 1,
             group: 1,
+            user_group: 0,
             deadline: None,
         });
         running.push(Running {
@@ -56,6 +57,7 @@ fn scenario(waiting: usize) -> (Vec<JobInfo>, Vec<Running>, Vec<JobIdx>, u32) {
             procs: p,
             user: 1,
             group: 1,
+            user_group: 0,
             deadline: None,
         });
         queue.push((jobs.len() - 1) as JobIdx);

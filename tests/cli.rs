@@ -262,12 +262,12 @@ fn bench_runs_goals_and_marks_the_best() {
 
 #[test]
 fn bench_refuses_goals_with_errors() {
-    let bad = scratch("bad-bench.goal", "owner 10*awrt(group 1)\n");
+    let bad = scratch("bad-bench.goal", "owner 10*awrt(group 7)\n");
     let o = goalc(&["bench", bad.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(
-        err.contains("`owner` is recognised but not yet supported"),
+        err.contains("there is no user group 7: the paper's groups"),
         "{err}"
     );
     assert!(err.contains("nothing was run"), "{err}");

@@ -127,11 +127,16 @@ fn every_goal_on_reference_trace_windows() {
                 .map(|g| {
                     // Run-time limits split jobs; deadlines are left out here
                     // so every job runs (admission is tested on its own).
-                    let gw = match g.runtime_limit {
+                    let mut gw = match g.runtime_limit {
                         Some(limit) => limit_runtime(&w, limit).unwrap(),
                         None => w.clone(),
                     };
-                    let o = simulate(&gw, g.build().as_mut(), SimOptions::default()).unwrap();
+                    // User groups are the workload's, as the run layer makes them.
+                    if let Some(bands) = &g.groups {
+                        gw = goalc::workload::groups::assign(&gw, bands);
+                    }
+                    let o = simulate(&gw, g.build(&gw).unwrap().as_mut(), SimOptions::default())
+                        .unwrap();
                     let gw = realized(&gw, &o);
                     check_schedule(&gw, &o)
                         .unwrap_or_else(|e| panic!("{} {}: {e:?}", w.name, g.name));

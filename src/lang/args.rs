@@ -253,3 +253,22 @@ pub fn whole_number(item: &Item, what: &str, min: u32, max: u32) -> Check<u64> {
         ),
     }
 }
+
+/// A plain number passing `ok`.
+pub fn number(item: &Item, what: &str, expected: &str, ok: impl Fn(f64) -> bool) -> Check<f64> {
+    let value = match &item.token {
+        Token::Quantity(raw) => raw.parse::<f64>().ok(),
+        _ => None,
+    };
+    match value {
+        Some(v) if ok(v) => Ok(v),
+        Some(v) => Err(
+            Diagnostic::error(item.span, format!("{what} {v} is out of range"))
+                .with_label(format!("must be {expected}")),
+        ),
+        None => Err(
+            Diagnostic::error(item.span, format!("{} is not a number", item.describe()))
+                .with_label(format!("expected the {what}: {expected}")),
+        ),
+    }
+}

@@ -3,15 +3,22 @@
 //! what a policy does is said by its spec.
 
 use super::draft::Draft;
+use crate::policy::greedy::GreedySpec;
 use crate::policy::{GoalPolicy, PolicySpec};
 use crate::run::Goal;
+use crate::workload::groups::Bands;
 
 /// Compiles a checked goal; `default_name` names it when the goal does not.
 pub fn compile(goal: &Draft, default_name: &str) -> Goal {
-    let policy = match (&goal.search, goal.admission) {
-        (Some(search), _) => GoalPolicy::Search(search.clone()),
-        (None, Some(admission)) => GoalPolicy::Admission(admission),
-        (None, None) => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
+    let greedy = goal.greedy.as_ref().and_then(|g| g.criteria.clone());
+    let policy = match (&goal.search, goal.admission, greedy) {
+        (Some(search), _, _) => GoalPolicy::Search(search.clone()),
+        (None, Some(admission), _) => GoalPolicy::Admission(admission),
+        (None, None, Some(criteria)) => GoalPolicy::Greedy(GreedySpec {
+            criteria,
+            bands: goal.groups.clone().unwrap_or_else(Bands::paper),
+        }),
+        (None, None, None) => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
     };
     let fairshare = Goal::fairshare_of(&policy);
     Goal {
@@ -24,6 +31,8 @@ pub fn compile(goal: &Draft, default_name: &str) -> Goal {
         tau: goal.tau,
         runtime_limit: goal.runtime_limit,
         fairshare,
+        groups: goal.groups.clone(),
+        owner: goal.owner.clone(),
     }
 }
 

@@ -1,7 +1,10 @@
 //! What a goal file asks for, once checked: the checker's draft, which
 //! the statement files fill in and [`super::compile`] lowers to specs.
 
+use crate::measures::owner::OwnerObjective;
+use crate::policy::greedy::{Criterion, Family};
 use crate::policy::{Dispatch, Order};
+use crate::workload::groups::Bands;
 use crate::workload::Time;
 
 /// What a goal file asks for, checked; [`super::compile`] lowers it to the
@@ -21,6 +24,22 @@ pub struct Draft {
     pub deadlines: Option<crate::run::DeadlineSpec>,
     /// FAIR's maximum run time, seconds: longer jobs are split into chunks.
     pub runtime_limit: Option<Time>,
+    /// GREEDY's user groups, when the goal states groups, an owner
+    /// objective or criteria.
+    pub groups: Option<Bands>,
+    /// GREEDY's owner objective.
+    pub owner: Option<OwnerObjective>,
+    /// GREEDY's scheduler, when the goal states criteria.
+    pub greedy: Option<GreedyDraft>,
+}
+
+/// The criteria of a greedy goal: their families per situation, and their
+/// parameters unless the goal is a template for training.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GreedyDraft {
+    /// In [`crate::policy::greedy::Situation::ALL`] order.
+    pub families: [Family; 3],
+    pub criteria: Option<[Criterion; 3]>,
 }
 
 impl Default for Draft {
@@ -36,6 +55,9 @@ impl Default for Draft {
             admission: None,
             deadlines: None,
             runtime_limit: None,
+            groups: None,
+            owner: None,
+            greedy: None,
         }
     }
 }

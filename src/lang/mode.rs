@@ -20,6 +20,9 @@ pub enum Mode {
     /// A dispatch rule and a queue order: what a goal is unless a
     /// statement claims otherwise.
     Baseline,
+    /// GREEDY's scheduler: the queue sorted by trained criteria, no
+    /// backfilling.
+    Greedy,
     /// A search over schedules for an objective (the GOAL paper).
     Search,
     /// Admission control with deadline guarantees (the QOPS paper).
@@ -28,7 +31,7 @@ pub enum Mode {
 
 impl Mode {
     /// Every mode, for statements that fit any goal.
-    pub const ALL: &'static [Mode] = &[Mode::Baseline, Mode::Search, Mode::Admission];
+    pub const ALL: &'static [Mode] = &[Mode::Baseline, Mode::Greedy, Mode::Search, Mode::Admission];
 }
 
 /// What a conflict tells the statement that does not fit, and says of the

@@ -195,6 +195,7 @@ pub fn fair_start_times(w: &Workload, o: &Outcome, decay: Decay) -> Vec<Option<T
             procs: j.procs,
             user: j.user,
             group: j.group,
+            user_group: j.user_group,
             deadline: j.deadline,
         })
         .collect();

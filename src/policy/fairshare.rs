@@ -303,6 +303,7 @@ mod tests {
             procs: 1,
             user,
             group: -1,
+            user_group: 0,
             deadline: None,
         }
     }

@@ -8,6 +8,7 @@
 pub mod admission;
 pub mod backfill;
 pub mod fairshare;
+pub mod greedy;
 pub mod list;
 pub mod no_backfill;
 pub mod objective;
@@ -115,16 +116,24 @@ pub enum GoalPolicy {
     Baseline(PolicySpec),
     Search(search::SearchSpec),
     Admission(admission::AdmissionSpec),
+    Greedy(greedy::GreedySpec),
 }
 
 impl GoalPolicy {
-    /// The policy object the simulator runs.
-    pub fn build(&self) -> Box<dyn Policy> {
+    /// The policy object the simulator runs, on a trace whose wall clock
+    /// is `calendar` (the greedy criteria depend on the time of week).
+    pub fn build(&self, calendar: greedy::Calendar) -> Box<dyn Policy> {
         match self {
             GoalPolicy::Baseline(spec) => spec.build(),
             GoalPolicy::Search(spec) => Box::new(search::SearchPolicy::new(spec.clone())),
             GoalPolicy::Admission(spec) => Box::new(spec.build()),
+            GoalPolicy::Greedy(spec) => Box::new(spec.build(calendar)),
         }
+    }
+
+    /// Whether the policy reads the wall clock.
+    pub fn needs_calendar(&self) -> bool {
+        matches!(self, GoalPolicy::Greedy(_))
     }
 
     /// The same policy with node budget `budget`, for searches.
@@ -148,6 +157,7 @@ impl GoalPolicy {
             GoalPolicy::Baseline(spec) => spec.describe(),
             GoalPolicy::Search(spec) => spec.describe(),
             GoalPolicy::Admission(spec) => spec.describe(),
+            GoalPolicy::Greedy(spec) => spec.describe(),
         }
     }
 }
@@ -160,6 +170,7 @@ impl fmt::Display for GoalPolicy {
             GoalPolicy::Baseline(spec) => write!(f, "{spec}"),
             GoalPolicy::Search(s) => write!(f, "{}", s),
             GoalPolicy::Admission(a) => write!(f, "{a}"),
+            GoalPolicy::Greedy(g) => write!(f, "{g}"),
         }
     }
 }

@@ -193,6 +193,7 @@ mod tests {
             procs: 1,
             user: -1,
             group: -1,
+            user_group: 0,
             deadline: None,
         }
     }

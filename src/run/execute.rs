@@ -7,12 +7,14 @@ use super::goal::Goal;
 use super::reference::{fcfs_backfill, Reference, Thresholds, FCFS_BACKFILL};
 use super::RunError;
 use crate::measures::fairness::fairness;
+use crate::measures::owner::{awrt_by_group, OwnerObjective};
 use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
 use crate::policy::fairshare::Decay;
 use crate::policy::search::SearchCost;
 use crate::policy::GoalPolicy;
-use crate::report::{ExcessSummary, RunReport, SearchSummary};
+use crate::report::{ExcessSummary, OwnerReport, RunReport, SearchSummary};
 use crate::sim::{realized, simulate, EventMode, Outcome, SimOptions};
+use crate::workload::groups::{self, Bands};
 use crate::workload::transform::limit_runtime;
 use crate::workload::Workload;
 use rayon::prelude::*;
@@ -75,6 +77,7 @@ pub fn run_all(
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<RunReport>, RunError> {
     let any_fair = opts.fairness && goals.iter().any(|g| g.fairshare.is_some());
+    let owner = bench_owner(goals)?;
     // The reference run serves the thresholds and every goal's deadlines.
     let needs_reference = opts.normalized_excess || goals.iter().any(|g| g.deadlines.is_some());
     let references: Vec<Option<Reference>> = workloads
@@ -106,6 +109,7 @@ pub fn run_all(
                 reference.map(|r| &r.outcome),
                 thresholds,
                 fair,
+                owner.as_ref(),
                 opts.events,
             )
             .map(|(report, _)| report);
@@ -113,6 +117,38 @@ pub fn run_all(
             report
         })
         .collect()
+}
+
+/// User groups and an owner objective, as a goal states them.
+pub type OwnerSpec = (Bands, Option<OwnerObjective>);
+
+/// The user groups and owner objective every run of a bench is measured
+/// with: those of the goals that state them, which must agree, so that one
+/// column compares all rows (runs of goals without them are measured with
+/// them too).
+fn bench_owner(goals: &[Goal]) -> Result<Option<OwnerSpec>, RunError> {
+    let mut stated = goals
+        .iter()
+        .filter_map(|g| Some((g, (g.groups.clone()?, g.owner.clone()))));
+    let Some((first_goal, first)) = stated.next() else {
+        return Ok(None);
+    };
+    for (goal, spec) in stated {
+        if spec != first {
+            let show = |(b, o): &OwnerSpec| match o {
+                Some(o) => format!("groups {b}, owner {o}"),
+                None => format!("groups {b}, no owner objective"),
+            };
+            return Err(RunError::Invalid(format!(
+                "goals `{}` ({}) and `{}` ({}) measure owners differently; one bench compares                  one owner objective over one set of user groups: run them in separate benches",
+                first_goal.name,
+                show(&first),
+                goal.name,
+                show(&spec)
+            )));
+        }
+    }
+    Ok(Some(first))
 }
 
 /// The workload as `goal` runs it: split by its run-time limit, with
@@ -126,6 +162,9 @@ pub fn goal_workload<'w>(
     events: EventMode,
 ) -> Result<Cow<'w, Workload>, RunError> {
     let mut w = Cow::Borrowed(w);
+    if let Some(bands) = &goal.groups {
+        w = Cow::Owned(groups::assign(&w, bands));
+    }
     if let Some(limit) = goal.runtime_limit {
         w = Cow::Owned(limit_runtime(&w, limit)?);
     }
@@ -156,7 +195,16 @@ pub fn run_one(
 ) -> Result<RunReport, RunError> {
     let thresholds = reference.map(|r| r.thresholds);
     let outcome = reference.map(|r| &r.outcome);
-    run_measured(goal, w, outcome, thresholds, fair, EventMode::PerInstant).map(|(r, _)| r)
+    run_measured(
+        goal,
+        w,
+        outcome,
+        thresholds,
+        fair,
+        None,
+        EventMode::PerInstant,
+    )
+    .map(|(r, _)| r)
 }
 
 /// One goal on one workload under `events`, with its schedule (for
@@ -166,7 +214,7 @@ pub fn run_goal(
     w: &Workload,
     events: EventMode,
 ) -> Result<(RunReport, Outcome), RunError> {
-    run_measured(goal, w, None, None, None, events)
+    run_measured(goal, w, None, None, None, None, events)
 }
 
 fn run_measured(
@@ -175,10 +223,11 @@ fn run_measured(
     fcfs_backfill_run: Option<&Outcome>,
     thresholds: Option<Thresholds>,
     fair: Option<Decay>,
+    bench_owner: Option<&OwnerSpec>,
     events: EventMode,
 ) -> Result<(RunReport, Outcome), RunError> {
     let w = goal_workload(goal, w, fcfs_backfill_run, events)?;
-    let mut policy = goal.build();
+    let mut policy = goal.build(&w)?;
     // FCFS-backfill on the workload as it came is the reference run itself
     // (the core is deterministic, and the reference ran in the same event
     // mode): no second simulation.
@@ -218,5 +267,25 @@ fn run_measured(
         .deadlines
         .map(|_| admission_measures(w, &outcome, opts));
     report.fairness = fair.map(|d| fairness(w, &outcome, d));
+    let own = goal.groups.clone().map(|b| (b, goal.owner.clone()));
+    if let Some((bands, objective)) = own.as_ref().or(bench_owner) {
+        // Groups are the workload's own; a goal without them gets them here.
+        let grouped;
+        let gw = if goal.groups.as_ref() == Some(bands) {
+            w
+        } else {
+            grouped = groups::assign(w, bands);
+            &grouped
+        };
+        let by_group = awrt_by_group(gw, &outcome, bands.groups());
+        report.owner = Some(OwnerReport {
+            bounds: bands.to_string(),
+            value: objective
+                .as_ref()
+                .map(|o| o.value(&report.measures, &by_group)),
+            objective: objective.as_ref().map(ToString::to_string),
+            groups: by_group,
+        });
+    }
     Ok((report, outcome))
 }

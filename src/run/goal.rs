@@ -3,11 +3,14 @@
 //! language lowers goal files to this; `goalc simulate` makes one from a
 //! policy name.
 
+use crate::measures::owner::OwnerObjective;
 use crate::policy::fairshare::Decay;
+use crate::policy::greedy::week::{Calendar, ZoneError};
 use crate::policy::{GoalPolicy, Order, PolicySpec};
 use crate::sim::Policy;
 use crate::units::format_duration;
-use crate::workload::Time;
+use crate::workload::groups::Bands;
+use crate::workload::{Time, Workload};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -28,6 +31,11 @@ pub struct Goal {
     pub runtime_limit: Option<Time>,
     /// The fairshare decay, when the goal orders its queue by fairshare.
     pub fairshare: Option<Decay>,
+    /// GREEDY's user groups, when the goal states them, an owner objective
+    /// or a greedy criterion: every job of its workloads gets its group.
+    pub groups: Option<Bands>,
+    /// GREEDY's owner objective, reported with the outcome.
+    pub owner: Option<OwnerObjective>,
 }
 
 impl Goal {
@@ -41,6 +49,8 @@ impl Goal {
             tau,
             runtime_limit: None,
             fairshare: Self::fairshare_of(&GoalPolicy::Baseline(spec)),
+            groups: None,
+            owner: None,
         }
     }
 
@@ -55,9 +65,14 @@ impl Goal {
         }
     }
 
-    /// The policy object the simulator calls.
-    pub fn build(&self) -> Box<dyn Policy> {
-        self.policy.build()
+    /// The policy object the simulator calls on `w`.
+    pub fn build(&self, w: &Workload) -> Result<Box<dyn Policy>, ZoneError> {
+        let calendar = if self.policy.needs_calendar() {
+            Calendar::of(w)?
+        } else {
+            Calendar::UTC_EPOCH
+        };
+        Ok(self.policy.build(calendar))
     }
 
     /// A stable, readable account of what the goal compiled to, for review.
@@ -76,6 +91,18 @@ impl Goal {
                     crate::policy::hours(limit)
                 ),
             ));
+        }
+        if let Some(bands) = &self.groups {
+            lines.push((
+                "groups",
+                format!(
+                    "{} user groups by share of the workload's consumption (processor-seconds), bounds {bands}",
+                    bands.groups()
+                ),
+            ));
+        }
+        if let Some(owner) = &self.owner {
+            lines.push(("owner", format!("{owner} (lower is better)")));
         }
         lines.push((
             "slowdown",

@@ -34,6 +34,8 @@ pub enum RunError {
     Swf(#[from] SwfError),
     #[error(transparent)]
     Model(#[from] ModelError),
+    #[error(transparent)]
+    Zone(#[from] crate::policy::greedy::week::ZoneError),
     /// Settings that cannot be run as given.
     #[error("{0}")]
     Invalid(String),

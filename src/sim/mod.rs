@@ -36,6 +36,8 @@ pub struct JobInfo {
     pub procs: u32,
     pub user: i64,
     pub group: i64,
+    /// GREEDY's user group (see [`crate::workload::Job::user_group`]).
+    pub user_group: u8,
     pub deadline: Option<Time>,
 }
 
@@ -486,6 +488,7 @@ impl<'w, 'p> Sim<'w, 'p> {
                 procs: j.procs,
                 user: j.user,
                 group: j.group,
+                user_group: j.user_group,
                 deadline: j.deadline,
             })
             .collect();

@@ -5,6 +5,7 @@
 //! model ([`model`]), then reshaped by pure functions ([`transform`]). The
 //! simulation core only ever sees the finished `Workload`.
 
+pub mod groups;
 pub mod model;
 pub mod swf;
 pub mod transform;
@@ -48,6 +49,10 @@ pub struct Job {
     pub procs: u32,
     pub user: i64,
     pub group: i64,
+    /// GREEDY's user group by share of consumption (1 = the heaviest users),
+    /// 0 until [`groups::assign`] sets it. Not the trace's group (SWF field
+    /// 13, `group`): the owner's classes of users.
+    pub user_group: u8,
     /// Completion deadline, when the workload carries one (admission control).
     pub deadline: Option<Time>,
     /// True for a job whose user asked for its deadline; false for a job

@@ -321,6 +321,7 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
                 procs: procs[i],
                 user: -1,
                 group: -1,
+                user_group: 0,
                 deadline: None,
                 deadline_job: false,
                 measured: true,

@@ -428,6 +428,7 @@ pub fn job_from_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropRea
         procs: procs as u32,
         user: r.user,
         group: r.group,
+        user_group: 0,
         deadline: None,
         deadline_job: false,
         measured: true,

@@ -369,6 +369,7 @@ mod tests {
             procs,
             user: 1,
             group: 1,
+            user_group: 0,
             deadline: None,
             deadline_job: false,
             measured: true,

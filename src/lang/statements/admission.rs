@@ -5,7 +5,7 @@
 
 use super::order::{self, OrderWords};
 use super::{Cx, Kind, Mechanism};
-use crate::lang::args::{whole_number, Args, Check};
+use crate::lang::args::{number, whole_number, Args, Check};
 use crate::lang::diag::{Diagnostic, Span};
 use crate::lang::draft::Draft;
 use crate::lang::mode::{Claim, Fit, Mode, Modes, Role, Wording};
@@ -227,25 +227,6 @@ fn admission(st: &Statement) -> Check<Algorithm> {
     };
     args.end()?;
     Ok(algorithm)
-}
-
-/// A plain number passing `ok`.
-fn number(item: &Item, what: &str, expected: &str, ok: impl Fn(f64) -> bool) -> Check<f64> {
-    let value = match &item.token {
-        Token::Quantity(raw) => raw.parse::<f64>().ok(),
-        _ => None,
-    };
-    match value {
-        Some(v) if ok(v) => Ok(v),
-        Some(v) => Err(
-            Diagnostic::error(item.span, format!("{what} {v} is out of range"))
-                .with_label(format!("must be {expected}")),
-        ),
-        None => Err(
-            Diagnostic::error(item.span, format!("{} is not a number", item.describe()))
-                .with_label(format!("expected the {what}: {expected}")),
-        ),
-    }
 }
 
 /// A share as a percentage in (0%, 100%].

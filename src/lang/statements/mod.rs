@@ -10,6 +10,7 @@
 pub mod admission;
 pub mod baseline;
 pub mod fairshare;
+pub mod greedy;
 pub mod order;
 pub mod search;
 
@@ -28,6 +29,7 @@ pub fn mechanisms() -> Vec<Box<dyn Mechanism>> {
         Box::<search::Search>::default(),
         Box::<admission::Admission>::default(),
         Box::<fairshare::Fairshare>::default(),
+        Box::<greedy::Greedy>::default(),
     ]
 }
 
@@ -39,6 +41,12 @@ pub trait Mechanism {
     /// The words it gives the shared `order` statement, if any.
     fn order_words(&self) -> Option<order::OrderWords> {
         None
+    }
+
+    /// Whether a statement of this keyword may be given more than once
+    /// (the mechanism then checks repeats itself).
+    fn repeatable(&self, _keyword: &str) -> bool {
+        false
     }
 
     /// Misspellings of its statements worth a tailored did-you-mean.
@@ -84,6 +92,9 @@ pub struct Cx<'t> {
     pub order: Option<order::Given>,
     /// The words of `order`.
     pub order_words: order::Words,
+    /// Checking a template for `goalc train`: criteria may come without
+    /// parameters.
+    pub training: bool,
 }
 
 impl Cx<'_> {

@@ -1,6 +1,10 @@
 //! Reports: measures of runs as tables (one per trace, best value per column
 //! marked), Markdown ready for a pull request, JSON or CSV.
 
+pub mod owner;
+
+pub use owner::OwnerReport;
+
 use crate::measures::fairness::Fairness;
 use crate::measures::{AdmissionMeasures, Excess, Measures};
 use crate::policy::search::SearchCost;
@@ -62,6 +66,10 @@ pub struct RunReport {
     /// FAIR's fairness measures (fairshare runs, and every run of a bench
     /// that has one).
     pub fairness: Option<Fairness>,
+    /// GREEDY's AWRT per user group and owner objective (goals with user
+    /// groups, and every run of a bench that has one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<OwnerReport>,
 }
 
 /// Total normalized excessive wait against FCFS-backfill's maximum and
@@ -124,6 +132,7 @@ impl RunReport {
             search: None,
             admission: None,
             fairness: None,
+            owner: None,
         }
     }
 }
@@ -287,6 +296,14 @@ const FAIRNESS_COLUMNS: &[Column] = &[
     ),
 ];
 
+/// GREEDY's owner objective, shown when any run has one.
+const OWNER_COLUMNS: &[Column] = &[col(
+    "owner_obj",
+    |r| r.owner.as_ref().and_then(|o| o.value),
+    0,
+    Better::Lower,
+)];
+
 /// Search cost, shown in its own table when any run searched.
 const SEARCH_COLUMNS: &[Column] = &[
     col(
@@ -342,6 +359,12 @@ fn columns(runs: &[&RunReport]) -> Vec<&'static Column> {
     }
     if runs.iter().any(|r| r.fairness.is_some()) {
         cols.extend(FAIRNESS_COLUMNS);
+    }
+    if runs
+        .iter()
+        .any(|r| r.owner.as_ref().is_some_and(|o| o.value.is_some()))
+    {
+        cols.extend(OWNER_COLUMNS);
     }
     cols
 }
@@ -626,6 +649,11 @@ fn table(runs: &[&RunReport]) -> String {
         all.extend(body);
         let _ = write!(out, "\n{title}:\n{}", align(&all, 1));
     }
+    if let Some((title, header, body)) = owner::by_group(runs) {
+        let mut all = vec![header];
+        all.extend(body);
+        let _ = write!(out, "\n{title}:\n{}", align(&all, 1));
+    }
     if let [only] = runs {
         out.push('\n');
         out.push_str(&class_table(&only.measures));
@@ -658,6 +686,10 @@ fn markdown(runs: &[&RunReport]) -> String {
         out.push_str(&md_table(&header, &body, 1));
     }
     for (title, header, body) in fairness_by_width(runs) {
+        let _ = write!(out, "\n{}{}:\n\n", title[..1].to_uppercase(), &title[1..]);
+        out.push_str(&md_table(&header, &body, 1));
+    }
+    if let Some((title, header, body)) = owner::by_group(runs) {
         let _ = write!(out, "\n{}{}:\n\n", title[..1].to_uppercase(), &title[1..]);
         out.push_str(&md_table(&header, &body, 1));
     }
