@@ -7,4 +7,6 @@
 
 pub mod es;
 
-pub use es::{Bounds, Checkpoint, Es, EsConfig, EsError, EsResult, Individual, Progress};
+pub use es::{
+    Bounds, Checkpoint, Es, EsConfig, EsError, EsResult, Individual, Progress, CHECKPOINT_VERSION,
+};
