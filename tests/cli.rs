@@ -441,3 +441,81 @@ fn events_option_picks_the_semantics_and_says_so() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("per-instant"), "{}", stderr(&o));
 }
+
+/// A small trace with users of very different consumption, on 8
+/// processors, over a few days from a Friday (UTC): every situation occurs.
+fn users_trace() -> PathBuf {
+    let mut swf =
+        String::from("; MaxProcs: 8\n; UnixStartTime: 1709251200\n; TimeZoneString: UTC\n");
+    for i in 0..120i64 {
+        let user = [1, 1, 1, 2, 2, 3, 4, 5][(i % 8) as usize];
+        let procs = [1, 2, 4, 8, 1, 3, 2, 1][(i * 7 % 8) as usize];
+        let run = 600 + (i * 997 % 7200);
+        swf.push_str(&format!(
+            "{} {} -1 {run} {procs} -1 -1 {procs} {} -1 1 {user} 1 -1 -1 -1 -1 -1\n",
+            i + 1,
+            i * 1800,
+            run * 2
+        ));
+    }
+    scratch("users.swf", &swf)
+}
+
+#[test]
+fn train_writes_a_goal_that_checks_and_runs_and_is_pinned() {
+    let trace = users_trace();
+    let out = scratch("trained.goal", "");
+    let template = repo("goals/train/greedy-f2.goal");
+    let run = || {
+        goalc(&[
+            "train",
+            &template,
+            trace.to_str().unwrap(),
+            "--mu",
+            "3",
+            "--lambda",
+            "6",
+            "--generations",
+            "2",
+            "--train-seed",
+            "7",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let o = run();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&out).unwrap();
+    // Named without the scratch folder, so the pin holds anywhere.
+    let pinned = text
+        .replace(trace.to_str().unwrap(), "users.swf")
+        .replace(&template, "goals/train/greedy-f2.goal");
+    insta::with_settings!({snapshot_path => "../snapshots/train", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("trained-on-users", pinned);
+    });
+    // Same seed, same goal.
+    assert!(run().status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+    let o = goalc(&["check", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = goalc(&[
+        "bench",
+        out.to_str().unwrap(),
+        &repo("goals/greedy-easy.goal"),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("owner_obj"), "{}", stdout(&o));
+    // A goal to run is no template, and a template is no goal to run.
+    let o = goalc(&[
+        "train",
+        &repo("goals/easy.goal"),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("nothing to train"), "{}", stderr(&o));
+    let o = goalc(&["check", &template]);
+    assert_eq!(o.status.code(), Some(1));
+}

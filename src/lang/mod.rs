@@ -106,3 +106,57 @@ pub fn check_file(path: &Path) -> std::io::Result<Checked> {
     let bytes = std::fs::read(path)?;
     Ok(check_bytes(&path.display().to_string(), &bytes))
 }
+
+/// A goal template for `goalc train`: its criteria may lack parameters.
+#[derive(Debug, Clone)]
+pub struct Template {
+    pub name: Option<String>,
+    pub groups: crate::workload::groups::Bands,
+    pub owner: crate::measures::owner::OwnerObjective,
+    pub greedy: draft::GreedyDraft,
+}
+
+/// Checks a template for training: a greedy goal whose criteria may come
+/// without parameters, with an owner objective to train for. On errors,
+/// the [`Checked`] to render.
+pub fn check_template(file: &str, text: &str) -> Result<Template, Checked> {
+    let fail = |diagnostics: Vec<Diagnostic>| Checked {
+        file: file.to_string(),
+        text: text.to_string(),
+        goal: None,
+        diagnostics,
+    };
+    let statements = syntax::parse(text).map_err(|d| fail(vec![d]))?;
+    let (draft, mut diags) = check::check_as(text, &statements, true);
+    diags.sort_by_key(|d| d.span.start);
+    let Some(draft) = draft else {
+        return Err(fail(diags));
+    };
+    let whole = Span::new(0, text.len().min(1));
+    let (Some(greedy), Some(groups)) = (draft.greedy, draft.groups) else {
+        return Err(fail(vec![Diagnostic::error(
+            whole,
+            "nothing to train: the goal states no greedy criterion",
+        )
+        .with_label("no `criterion` statement")
+        .with_help(
+            "a template names a criterion per situation, e.g. `criterion all f2`",
+        )]));
+    };
+    let Some(owner) = draft.owner else {
+        return Err(fail(vec![Diagnostic::error(
+            whole,
+            "nothing to train for: the goal states no owner objective",
+        )
+        .with_label("no `owner` statement")
+        .with_help(
+            "state what training minimises, e.g. owner 10*awrt(group 1) + 4*awrt(group 2)",
+        )]));
+    };
+    Ok(Template {
+        name: draft.name,
+        groups,
+        owner,
+        greedy,
+    })
+}

@@ -6,6 +6,7 @@
 //! workloads, measured against the goal) belong to the caller.
 
 pub mod es;
+pub mod greedy;
 
 pub use es::{
     Bounds, Checkpoint, Es, EsConfig, EsError, EsResult, Individual, Progress, CHECKPOINT_VERSION,

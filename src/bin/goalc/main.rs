@@ -12,6 +12,7 @@ mod check;
 mod generate;
 mod goals;
 mod simulate;
+mod train;
 
 use clap::{Parser, Subcommand};
 use goalc::run::RunError;
@@ -39,6 +40,8 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Write a workload of the built-in model (Lublin-Feitelson) as an SWF trace
     Generate(generate::GenerateArgs),
+    /// Train GREEDY's sort criteria for an owner objective on traces (evolution strategy); write the trained goal file
+    Train(train::TrainArgs),
 }
 
 /// A failure the user can fix, printed as one line.
@@ -91,6 +94,7 @@ fn main() {
         Command::Check(args) => check::run(args),
         Command::Simulate(args) => simulate::run(args),
         Command::Generate(args) => generate::run(args),
+        Command::Train(args) => train::run(args),
     };
     if let Err(e) = result {
         let message = e.to_string();

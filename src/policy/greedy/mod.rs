@@ -5,12 +5,11 @@
 //! situation (time of week, see [`week`]); user groups (see
 //! [`crate::workload::groups`]) weigh jobs through w_i and K_i.
 //!
-//! Re-sorting is cheap because the order hardly changes from one event to
-//! the next (the paper's remark): the queue keeps the last epoch's order,
-//! new jobs join at its end, and a stable merge sort, which finds the
-//! already sorted runs, puts it in order again in close to linear time. An
-//! epoch with no free processor starts nothing, whatever the order, and
-//! does not sort.
+//! Only the head of the sorted queue matters, so the queue is never sorted
+//! whole: each epoch computes every waiting job's value once and finds the
+//! head with one pass per job it starts (plus one for the head that does
+//! not fit). An epoch with no free processor starts nothing, whatever the
+//! order, and computes nothing.
 
 pub mod criterion;
 pub mod week;
@@ -75,10 +74,7 @@ impl fmt::Display for GreedySpec {
 pub struct Greedy {
     spec: GreedySpec,
     clock: week::Clock,
-    /// The waiting jobs in the order of the last sort, arrivals since at
-    /// the end.
-    queue: Vec<JobIdx>,
-    /// (value, submit, job) of the queue, reused across epochs.
+    /// (value, submit, job) of the waiting jobs, reused across epochs.
     keyed: Vec<(f64, Time, JobIdx)>,
 }
 
@@ -87,7 +83,6 @@ impl Greedy {
         Greedy {
             spec,
             clock: week::Clock::new(calendar),
-            queue: Vec::new(),
             keyed: Vec::new(),
         }
     }
@@ -101,14 +96,12 @@ impl Policy for Greedy {
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
         let now = state.now;
-        self.queue.extend_from_slice(state.arrived);
-        debug_assert_eq!(self.queue.len(), state.waiting.len());
-        if self.queue.is_empty() || epoch.free() == 0 {
+        if state.waiting.is_empty() || epoch.free() == 0 {
             return;
         }
         let crit = self.spec.criterion(self.clock.at(now));
         self.keyed.clear();
-        self.keyed.extend(self.queue.iter().map(|&j| {
+        self.keyed.extend(state.waiting.iter().map(|&j| {
             let info = &state.jobs[j as usize];
             debug_assert!(info.user_group >= 1, "job {j} has no user group");
             let value = crit.value(
@@ -119,21 +112,28 @@ impl Policy for Greedy {
             );
             (value, info.submit, j)
         }));
-        // Largest value first; ties by earlier submit, then trace order.
-        self.keyed
-            .sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
-        self.queue.clear();
-        self.queue.extend(self.keyed.iter().map(|k| k.2));
-        let mut started = 0;
-        for &job in &self.queue {
+        // The head of the sorted queue, again and again while it fits: a
+        // pass per start finds it, cheaper than sorting a long queue of
+        // which only the first few jobs matter.
+        while let Some((at, &(_, _, job))) = self
+            .keyed
+            .iter()
+            .enumerate()
+            .min_by(|(_, x), (_, y)| before(x, y))
+        {
             if epoch.state.jobs[job as usize].procs > epoch.free() {
                 break;
             }
             epoch.start(job);
-            started += 1;
+            self.keyed.swap_remove(at);
         }
-        self.queue.drain(..started);
     }
+}
+
+/// The queue order: largest value first; ties by earlier submit, then
+/// trace order.
+fn before(x: &(f64, Time, JobIdx), y: &(f64, Time, JobIdx)) -> std::cmp::Ordering {
+    y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2))
 }
 
 #[cfg(test)]

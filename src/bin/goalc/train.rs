@@ -1,0 +1,190 @@
+//! `goalc train`: GREEDY's criteria trained by a (mu+lambda) evolution
+//! strategy on recorded workloads, written back as a goal file.
+
+use crate::args::WorkloadArgs;
+use crate::CliError;
+use clap::Args;
+use goalc::lang::{check_template, Template};
+use goalc::train::greedy::GreedyTraining;
+use goalc::train::{Bounds, Checkpoint, Es, EsConfig};
+use std::io::IsTerminal;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// A goal template: groups, an owner objective and a criterion per
+    /// situation (parameters optional: given ones are a start point)
+    pub template: PathBuf,
+    /// SWF traces to train on (.swf or .swf.gz); several train one goal for
+    /// the sum of their objectives; without one, the built-in workload model
+    pub traces: Vec<PathBuf>,
+    #[command(flatten)]
+    pub workload: WorkloadArgs,
+    /// Where to write the trained goal file
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Parents per generation (mu)
+    #[arg(long, default_value_t = 15)]
+    pub mu: usize,
+    /// Offspring per generation (lambda)
+    #[arg(long, default_value_t = 105)]
+    pub lambda: usize,
+    /// Generations
+    #[arg(long, default_value_t = 100)]
+    pub generations: u32,
+    /// Seed of the strategy's random numbers (same seed, same result,
+    /// whatever the number of threads)
+    #[arg(long, default_value_t = 1)]
+    pub train_seed: u64,
+    /// Save the strategy's state here after every generation, to resume a
+    /// long run with --resume
+    #[arg(long)]
+    pub checkpoint: Option<PathBuf>,
+    /// Resume from --checkpoint (same template, traces and settings; the
+    /// number of generations may grow)
+    #[arg(long, requires = "checkpoint")]
+    pub resume: bool,
+}
+
+pub fn run(args: TrainArgs) -> Result<(), CliError> {
+    let text = std::fs::read_to_string(&args.template)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", args.template.display())))?;
+    let file = args.template.display().to_string();
+    let template: Template = match check_template(&file, &text) {
+        Ok(t) => t,
+        Err(checked) => {
+            eprint!("{}", checked.render(std::io::stderr().is_terminal()));
+            return Err(CliError::GoalErrors(format!(
+                "{file}: not a template to train"
+            )));
+        }
+    };
+    let workloads = args.workload.plan().workloads(&args.traces)?;
+    let training = GreedyTraining::new(
+        template.greedy.families,
+        template.groups.clone(),
+        template.owner.clone(),
+        &workloads,
+    )
+    .map_err(|e| CliError::Run(e.into()))?;
+    let config = EsConfig {
+        mu: args.mu,
+        lambda: args.lambda,
+        generations: args.generations,
+        seed: args.train_seed,
+        ..EsConfig::default()
+    };
+    let bounds: Bounds = training.bounds();
+    let es_error = |e: goalc::train::EsError| CliError::Usage(e.to_string());
+    let mut es = if args.resume {
+        let path = args.checkpoint.as_deref().expect("clap requires it");
+        let checkpoint = read_checkpoint(path)?;
+        Es::resume(config, bounds, checkpoint).map_err(es_error)?
+    } else {
+        let starts: Vec<Vec<f64>> = template
+            .greedy
+            .criteria
+            .as_ref()
+            .map(|c| vec![GreedyTraining::vector(c)])
+            .unwrap_or_default();
+        Es::new(config, bounds, &starts).map_err(es_error)?
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(u64::from(args.generations));
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} generation {pos}/{len} {msg} {elapsed} (eta {eta})",
+        ) {
+            bar.set_style(style);
+        }
+        bar.set_position(u64::from(es.generation()));
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let mut saved: Result<(), CliError> = Ok(());
+    let fitness = |x: &[f64]| training.fitness(x);
+    let result = es.run(&fitness, |p| {
+        bar.set_position(u64::from(p.generation));
+        bar.set_message(format!("best {:.0}", p.best_fitness));
+        if let Some(path) = &args.checkpoint {
+            if let Err(e) = write_checkpoint(path, &p.checkpoint()) {
+                saved = Err(e);
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    bar.finish_and_clear();
+    saved?;
+    let objectives = training.objectives(&result.best);
+    let traces: Vec<String> = workloads
+        .iter()
+        .zip(&objectives)
+        .map(|(w, o)| {
+            format!(
+                "  {} ({} jobs, {} processors): objective {o:.0}",
+                w.name,
+                w.jobs.len(),
+                w.procs
+            )
+        })
+        .collect();
+    let name = format!(
+        "{} (trained)",
+        template
+            .name
+            .as_deref()
+            .unwrap_or("GREEDY")
+            .replace('"', "")
+    );
+    let mut comments = vec![
+        format!(
+            "GREEDY criteria trained by `goalc train` from {} with a ({}+{})-ES,",
+            file, args.mu, args.lambda
+        ),
+        format!(
+            "seed {}, {} generations, {} evaluations; owner objective on the training",
+            args.train_seed, result.generations, result.evaluations
+        ),
+        "workloads (each with its own user groups):".to_string(),
+    ];
+    comments.extend(traces);
+    let text = training.goal_text(&name, &result.best, &comments);
+    // What is written must be a goal that runs as trained.
+    let checked = goalc::lang::check_text(&args.out.display().to_string(), &text);
+    if checked.has_errors() {
+        return Err(CliError::Usage(format!(
+            "the trained goal does not check (a bug):\n{}",
+            checked.render(false)
+        )));
+    }
+    std::fs::write(&args.out, &text).map_err(CliError::write(&args.out))?;
+    eprintln!(
+        "goalc: wrote {} (objective {:.0}{})",
+        args.out.display(),
+        result.best_fitness,
+        if result.stopped_early {
+            ", stopped early"
+        } else {
+            ""
+        }
+    );
+    Ok(())
+}
+
+fn read_checkpoint(path: &Path) -> Result<Checkpoint, CliError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
+    serde_json::from_str(&text)
+        .map_err(|e| CliError::Usage(format!("{}: not a checkpoint: {e}", path.display())))
+}
+
+/// Writes the checkpoint beside its place and renames it there, so a run
+/// stopped while writing leaves the last whole one.
+fn write_checkpoint(path: &Path, c: &Checkpoint) -> Result<(), CliError> {
+    let json = serde_json::to_string(c).map_err(|e| CliError::Usage(e.to_string()))?;
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, json).map_err(CliError::write(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(CliError::write(path))
+}
