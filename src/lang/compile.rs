@@ -6,7 +6,6 @@ use super::draft::Draft;
 use crate::policy::greedy::GreedySpec;
 use crate::policy::{GoalPolicy, PolicySpec};
 use crate::run::Goal;
-use crate::workload::groups::Bands;
 
 /// Compiles a checked goal; `default_name` names it when the goal does not.
 pub fn compile(goal: &Draft, default_name: &str) -> Goal {
@@ -14,10 +13,7 @@ pub fn compile(goal: &Draft, default_name: &str) -> Goal {
     let policy = match (&goal.search, goal.admission, greedy) {
         (Some(search), _, _) => GoalPolicy::Search(search.clone()),
         (None, Some(admission), _) => GoalPolicy::Admission(admission),
-        (None, None, Some(criteria)) => GoalPolicy::Greedy(GreedySpec {
-            criteria,
-            bands: goal.groups.clone().unwrap_or_else(Bands::paper),
-        }),
+        (None, None, Some(criteria)) => GoalPolicy::Greedy(GreedySpec { criteria }),
         (None, None, None) => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
     };
     let fairshare = Goal::fairshare_of(&policy);

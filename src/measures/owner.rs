@@ -51,6 +51,13 @@ pub fn awrt_by_group(w: &Workload, outcome: &Outcome, groups: usize) -> Vec<Grou
         .collect()
 }
 
+/// AWRT of group `g` (1-based), 0 for a group that is not there.
+fn group_awrt(groups: &[GroupAwrt], g: u8) -> f64 {
+    groups
+        .get(usize::from(g).wrapping_sub(1))
+        .map_or(0.0, |x| x.awrt)
+}
+
 /// A measure an owner objective may weigh.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "measure", content = "group")]
@@ -74,9 +81,7 @@ impl OwnerMeasure {
     fn value(self, m: &Measures, groups: &[GroupAwrt]) -> f64 {
         match self {
             OwnerMeasure::Awrt => m.awrt,
-            OwnerMeasure::AwrtGroup(g) => groups
-                .get(usize::from(g).wrapping_sub(1))
-                .map_or(0.0, |x| x.awrt),
+            OwnerMeasure::AwrtGroup(g) => group_awrt(groups, g),
             OwnerMeasure::Util => m.utilization,
             OwnerMeasure::AvgWait => m.avg_wait,
             OwnerMeasure::AvgSlowdown => m.avg_slowdown,
@@ -154,12 +159,7 @@ impl OwnerObjective {
                 .terms
                 .iter()
                 .map(|t| match t.measure {
-                    OwnerMeasure::AwrtGroup(g) => {
-                        t.weight
-                            * by_group
-                                .get(usize::from(g).wrapping_sub(1))
-                                .map_or(0.0, |x| x.awrt)
-                    }
+                    OwnerMeasure::AwrtGroup(g) => t.weight * group_awrt(&by_group, g),
                     _ => 0.0,
                 })
                 .sum();
@@ -209,24 +209,13 @@ impl fmt::Display for OwnerObjective {
 mod tests {
     use super::*;
     use crate::sim::Run;
-    use crate::workload::swf::SwfRecord;
     use crate::workload::{Job, SwfHeader};
 
     fn job(number: i64, submit: i64, procs: u32, group: u8) -> Job {
         Job {
-            number,
-            submit,
-            runtime: 100,
-            estimate: 100,
-            procs,
             user: number,
-            group: -1,
             user_group: group,
-            deadline: None,
-            deadline_job: false,
-            measured: true,
-            follows: None,
-            swf: SwfRecord::unknown(),
+            ..Job::plain(number, submit, 100, procs)
         }
     }
 

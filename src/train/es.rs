@@ -1681,64 +1681,44 @@ mod tests {
             e.to_string(),
             "checkpoint was made with seed = 1, but this run has seed = 2"
         );
-        let e = resume(
-            EsConfig {
-                mu: 10,
-                ..config(1, 2)
-            },
-            toy_bounds(),
-            good.clone(),
-        )
-        .unwrap_err();
-        assert!(matches!(e, EsError::CheckpointConfig { field: "mu", .. }));
-        let e = resume(
-            EsConfig {
-                lambda: 10,
-                ..config(1, 2)
-            },
-            toy_bounds(),
-            good.clone(),
-        )
-        .unwrap_err();
-        assert!(matches!(
-            e,
-            EsError::CheckpointConfig {
-                field: "lambda",
-                ..
-            }
-        ));
-        let e = resume(
-            EsConfig {
-                initial_sigma_fraction: 0.2,
-                ..config(1, 2)
-            },
-            toy_bounds(),
-            good.clone(),
-        )
-        .unwrap_err();
-        assert!(matches!(
-            e,
-            EsError::CheckpointConfig {
-                field: "initial_sigma_fraction",
-                ..
-            }
-        ));
-        let e = resume(
-            EsConfig {
-                min_sigma_fraction: 1e-7,
-                ..config(1, 2)
-            },
-            toy_bounds(),
-            good.clone(),
-        )
-        .unwrap_err();
-        assert!(matches!(
-            e,
-            EsError::CheckpointConfig {
-                field: "min_sigma_fraction",
-                ..
-            }
-        ));
+        let base = config(1, 2);
+        let changed = [
+            (
+                EsConfig {
+                    mu: 10,
+                    ..base.clone()
+                },
+                "mu",
+            ),
+            (
+                EsConfig {
+                    lambda: 10,
+                    ..base.clone()
+                },
+                "lambda",
+            ),
+            (
+                EsConfig {
+                    initial_sigma_fraction: 0.2,
+                    ..base.clone()
+                },
+                "initial_sigma_fraction",
+            ),
+            (
+                EsConfig {
+                    min_sigma_fraction: 1e-7,
+                    ..base.clone()
+                },
+                "min_sigma_fraction",
+            ),
+        ];
+        for (config, name) in changed {
+            let e = resume(config, toy_bounds(), good.clone()).unwrap_err();
+            assert!(
+                matches!(e, EsError::CheckpointConfig { field, .. } if field == name),
+                "{name}: {e}"
+            );
+        }
 
         let four = Bounds(vec![(0.0, 1.0), (0.0, 1.0), (0.0, 5.0), (0.0, 1.0)]);
         let e = resume(config(1, 2), four, good.clone()).unwrap_err();

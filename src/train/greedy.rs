@@ -75,10 +75,7 @@ impl GreedyTraining {
             at += d;
             c
         });
-        GreedySpec {
-            criteria,
-            bands: self.bands.clone(),
-        }
+        GreedySpec { criteria }
     }
 
     /// The owner objective of each training workload's schedule under `x`.

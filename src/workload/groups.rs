@@ -164,24 +164,12 @@ pub fn assign(w: &Workload, bands: &Bands) -> Workload {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::workload::swf::SwfRecord;
     use crate::workload::{Job, SwfHeader};
 
     fn job(number: i64, user: i64, procs: u32, runtime: i64) -> Job {
         Job {
-            number,
-            submit: number,
-            runtime,
-            estimate: runtime,
-            procs,
             user,
-            group: -1,
-            user_group: 0,
-            deadline: None,
-            deadline_job: false,
-            measured: true,
-            follows: None,
-            swf: SwfRecord::unknown(),
+            ..Job::plain(number, number, runtime, procs)
         }
     }
 

@@ -76,6 +76,29 @@ impl Job {
     }
 }
 
+#[cfg(test)]
+impl Job {
+    /// A measured job with an exact estimate and no user, deadline or
+    /// group, for unit tests; they set what they need on it.
+    pub(crate) fn plain(number: i64, submit: Time, runtime: Time, procs: u32) -> Job {
+        Job {
+            number,
+            submit,
+            runtime,
+            estimate: runtime,
+            procs,
+            user: -1,
+            group: -1,
+            user_group: 0,
+            deadline: None,
+            deadline_job: false,
+            measured: true,
+            follows: None,
+            swf: SwfRecord::unknown(),
+        }
+    }
+}
+
 /// Why a job of the trace is not in the workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]

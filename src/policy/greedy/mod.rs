@@ -18,17 +18,16 @@ pub use criterion::{Criterion, Family};
 pub use week::{Calendar, Situation};
 
 use crate::sim::{Epoch, JobIdx, Policy};
-use crate::workload::groups::Bands;
 use crate::workload::Time;
 use serde::Serialize;
 use std::fmt;
 
-/// A greedy scheduler: a criterion per situation, over user groups.
+/// A greedy scheduler: a criterion per situation. Its jobs carry their
+/// user groups (the goal's, assigned to the workload before it runs).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct GreedySpec {
     /// In [`Situation::ALL`] order: weekend, weekday day, weekday night.
     pub criteria: [Criterion; 3],
-    pub bands: Bands,
 }
 
 impl GreedySpec {
@@ -140,31 +139,19 @@ fn before(x: &(f64, Time, JobIdx), y: &(f64, Time, JobIdx)) -> std::cmp::Orderin
 mod tests {
     use super::*;
     use crate::sim::{simulate, SimOptions};
-    use crate::workload::swf::SwfRecord;
     use crate::workload::{Job, SwfHeader, Workload};
 
     fn job(number: i64, submit: Time, runtime: Time, procs: u32, group: u8) -> Job {
         Job {
-            number,
-            submit,
-            runtime,
-            estimate: runtime,
-            procs,
             user: i64::from(group),
-            group: -1,
             user_group: group,
-            deadline: None,
-            deadline_job: false,
-            measured: true,
-            follows: None,
-            swf: SwfRecord::unknown(),
+            ..Job::plain(number, submit, runtime, procs)
         }
     }
 
     fn spec(c: Criterion) -> GreedySpec {
         GreedySpec {
             criteria: [c.clone(), c.clone(), c],
-            bands: Bands::new(vec![500_000]).unwrap(),
         }
     }
 
@@ -273,12 +260,10 @@ mod tests {
         };
         let night_prefers_2 = GreedySpec {
             criteria: [prefer(0.0, 1.0), prefer(1.0, 0.0), prefer(0.0, 1.0)],
-            bands: Bands::new(vec![500_000]).unwrap(),
         };
         assert_eq!(starts(&w, &night_prefers_2), vec![0, 9 * h, 9 * h + 100]);
         let day_prefers_2 = GreedySpec {
             criteria: [prefer(1.0, 0.0), prefer(0.0, 1.0), prefer(1.0, 0.0)],
-            bands: Bands::new(vec![500_000]).unwrap(),
         };
         assert_eq!(starts(&w, &day_prefers_2), vec![0, 9 * h + 100, 9 * h]);
     }
