@@ -115,6 +115,8 @@ fn help_lists_policies_and_options() {
         "--window",
         "--warmup",
         "--exact-estimates",
+        "--scale-to",
+        "--scale-factor",
         "--events",
         "--schedule-out",
         "--format",
@@ -169,6 +171,111 @@ fn schedule_out_writes_the_simulated_schedule_as_swf() {
         .iter()
         .any(|l| l.contains("policy fcfs-easy")));
     assert_eq!(w.header.max_procs, Some(10));
+}
+
+#[test]
+fn scale_to_moves_the_trace_to_a_bigger_machine() {
+    let path = scratch("good-scale.swf", GOOD);
+    let out = path.with_file_name("scaled-schedule.swf");
+    // Factor 2, every job duplicated: each of the 4 jobs twice on 20
+    // processors, the copies numbered 5 to 8.
+    let o = goalc(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--policy",
+        "easy",
+        "--scale-to",
+        "20",
+        "--scale-factor",
+        "exact",
+        "--scale-enlarge",
+        "0",
+        "--schedule-out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let w = goalc::workload::swf::read_path(Path::new(&out), &Default::default()).unwrap();
+    assert_eq!(w.procs, 20);
+    let jobs: Vec<(i64, i64, u32)> = w
+        .jobs
+        .iter()
+        .map(|j| (j.number, j.submit, j.procs))
+        .collect();
+    assert_eq!(
+        jobs,
+        vec![
+            (1, 0, 6),
+            (5, 0, 6),
+            (2, 1, 8),
+            (6, 1, 8),
+            (3, 2, 9),
+            (7, 2, 9),
+            (4, 3, 2),
+            (8, 3, 2)
+        ]
+    );
+    assert!(w
+        .header
+        .lines
+        .iter()
+        .any(|l| l.contains("scaled by goalc from 10 to 20 processors")));
+    // The calibrated factor is the default, and the report names it.
+    let o = goalc(&[
+        "simulate",
+        path.to_str().unwrap(),
+        "--scale-to",
+        "20",
+        "--format",
+        "json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    assert_eq!(v[0]["procs"], 20);
+    let trace = v[0]["trace"].as_str().unwrap();
+    assert!(trace.starts_with("good-scale@20p(f="), "{trace}");
+}
+
+#[test]
+fn scale_to_refuses_bad_settings_in_one_line() {
+    let path = scratch("good-scale-bad.swf", GOOD);
+    let run = |extra: &[&str]| {
+        let mut args = vec!["simulate", path.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        goalc(&args)
+    };
+    for (extra, says) in [
+        (
+            &["--scale-to", "0"][..],
+            "the machine to scale to must have at least 1 processor, got 0",
+        ),
+        (
+            &["--scale-to", "5"],
+            "runs on 10 processors; scaling it to 5 would shrink it",
+        ),
+        (
+            &["--scale-to", "20", "--scale-factor", "40"],
+            "scale factor must be a number from 1 to 20 (the new machine's processors), got 40",
+        ),
+        (
+            &["--scale-to", "20", "--scale-enlarge", "2"],
+            "share of enlarged jobs must be a number from 0 to 1, got 2",
+        ),
+    ] {
+        let err = one_line_error(&run(extra));
+        assert!(err.contains(says), "{extra:?}: {err}");
+    }
+    // Usage errors: a setting of --scale-to without it, a factor that is
+    // not one.
+    let o = run(&["--scale-factor", "exact"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--scale-to"), "{}", stderr(&o));
+    let o = run(&["--scale-to", "20", "--scale-factor", "twice"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`twice` is not awrt, exact or a number"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 fn repo(path: &str) -> String {

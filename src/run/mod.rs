@@ -3,6 +3,7 @@
 //! It sits above the core ([`crate::sim`]), the policies and the measures,
 //! and below the language and the command line: [`workloads`] makes the
 //! workloads (traces or the model, windows, months, loads, load factors),
+//! [`scale`] moves a trace to a standard machine, calibrated by simulation,
 //! [`reference`] the reference run of each (FCFS-backfill), [`deadlines`]
 //! QOPS's deadlines from it, and [`execute`] runs goals on workloads and
 //! measures them. `goalc simulate` and `goalc bench` both go through here.
@@ -11,12 +12,14 @@ pub mod deadlines;
 pub mod execute;
 pub mod goal;
 pub mod reference;
+pub mod scale;
 pub mod workloads;
 
 pub use deadlines::DeadlineSpec;
 pub use execute::{expand_budgets, goal_workload, run_all, run_goal, run_one, RunOptions};
 pub use goal::Goal;
 pub use reference::{Reference, Thresholds};
+pub use scale::{scale_to_machine, Calibration, ScaleFactor, ScaleSpec, Scaled, Try};
 pub use workloads::{FactorBy, LoadBy, WindowSpec, WorkloadPlan};
 
 use crate::sim::SimError;

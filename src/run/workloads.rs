@@ -1,8 +1,9 @@
 //! The workloads a run is made on: a trace (or the built-in model), then
-//! the transforms in a fixed order (first jobs, exact estimates, window or
-//! calendar months, load, load factors). `goalc simulate` and `goalc bench`
+//! the transforms in a fixed order (first jobs, the standard machine, exact
+//! estimates, window or calendar months, load, load factors). `goalc simulate` and `goalc bench`
 //! share this one pipeline.
 
+use super::scale::{scale_to_machine, ScaleSpec};
 use super::RunError;
 use crate::units::parse_duration;
 use crate::workload::model::{self, ModelParams};
@@ -106,6 +107,9 @@ pub struct WorkloadPlan {
     pub model: ModelParams,
     /// Keep only the first N jobs of each trace.
     pub first_jobs: Option<usize>,
+    /// Move each trace to a standard machine (Ernemann, Song and Yahyapour),
+    /// before windows and loads: those apply to the scaled workload.
+    pub scale: Option<ScaleSpec>,
     /// Tell the scheduler exact run times instead of the users' estimates.
     pub exact_estimates: bool,
     pub window: Option<WindowSpec>,
@@ -165,6 +169,9 @@ impl WorkloadPlan {
         let mut w = self.source(trace)?;
         if let Some(n) = self.first_jobs {
             w = transform::first_jobs(&w, n);
+        }
+        if let Some(spec) = &self.scale {
+            w = scale_to_machine(&w, spec)?.workload;
         }
         let bases = match &self.months {
             Some(spec) => self.monthly(&w, spec)?,
@@ -331,6 +338,30 @@ mod tests {
         assert_eq!(ws.len(), 2);
         assert_eq!(ws[0].jobs.len(), 200);
         assert!(ws[1].jobs.len() > ws[0].jobs.len());
+    }
+
+    #[test]
+    fn the_standard_machine_comes_before_the_load() {
+        let plan = WorkloadPlan {
+            model: ModelParams {
+                jobs: 300,
+                procs: 32,
+                seed: 2,
+                widest: None,
+            },
+            scale: Some(ScaleSpec {
+                factor: crate::run::ScaleFactor::Exact,
+                ..ScaleSpec::new(128)
+            }),
+            load: Some(0.8),
+            ..WorkloadPlan::default()
+        };
+        let ws = plan.workloads(&[]).unwrap();
+        assert_eq!(ws.len(), 1);
+        assert_eq!(ws[0].procs, 128);
+        assert!(ws[0].jobs.len() > 300);
+        assert!((ws[0].offered_load() - 0.8).abs() < 0.01);
+        assert!(ws[0].name.ends_with("@128p(f=4.000)@0.8"), "{}", ws[0].name);
     }
 
     #[test]

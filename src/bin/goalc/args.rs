@@ -4,10 +4,11 @@
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use goalc::report::Format;
-use goalc::run::{FactorBy, LoadBy, WindowSpec, WorkloadPlan};
+use goalc::run::{FactorBy, LoadBy, ScaleFactor, ScaleSpec, WindowSpec, WorkloadPlan};
 use goalc::sim::EventMode;
 use goalc::units::parse_duration;
 use goalc::workload::model::ModelParams;
+use goalc::workload::transform::DEFAULT_ENLARGE;
 use goalc::workload::Time;
 
 /// The workloads to run on: everything but which traces, flattened into
@@ -20,6 +21,27 @@ pub struct WorkloadArgs {
     /// Keep only the first N jobs of each trace (QOPS uses 5000-job subsets)
     #[arg(long, value_name = "N")]
     pub first_jobs: Option<usize>,
+    /// Move each trace to a standard machine of PROCS processors as GREEDY
+    /// does (1024), by the method of Ernemann, Song and Yahyapour ("Scaling
+    /// of workload traces", JSSPP 2003): each job is, at random, either
+    /// widened by the work factor f or submitted f times (--scale-enlarge),
+    /// so the work grows by f; windows and --load then apply to the scaled
+    /// trace
+    #[arg(long, value_name = "PROCS")]
+    pub scale_to: Option<u32>,
+    /// The work factor of --scale-to: `awrt` finds it by simulation, from
+    /// PROCS/m up, so that EASY's AWRT on PROCS matches the original's on
+    /// its m processors (the paper found factors above PROCS/m best);
+    /// `exact` is PROCS/m (same offered load); or a number from 1 to PROCS
+    #[arg(long, value_name = "F", default_value = "awrt", requires = "scale_to", value_parser = parse_scale_factor)]
+    pub scale_factor: ScaleFactor,
+    /// Share of jobs --scale-to widens; the others are duplicated (0.5 fits
+    /// the job counts of GREEDY's Table I)
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_ENLARGE, requires = "scale_to")]
+    pub scale_enlarge: f64,
+    /// Seed of --scale-to's random choices
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "scale_to")]
+    pub scale_seed: u64,
     /// Tell the scheduler exact run times instead of the users' estimates
     #[arg(long)]
     pub exact_estimates: bool,
@@ -79,6 +101,12 @@ impl WorkloadArgs {
                 widest: self.model_widest,
             },
             first_jobs: self.first_jobs,
+            scale: self.scale_to.map(|procs| ScaleSpec {
+                procs,
+                factor: self.scale_factor,
+                enlarge: self.scale_enlarge,
+                seed: self.scale_seed,
+            }),
             exact_estimates: self.exact_estimates,
             window: self.window,
             months: self.months.clone(),
@@ -122,5 +150,9 @@ where
 }
 
 fn parse_window(s: &str) -> Result<WindowSpec, String> {
+    s.parse()
+}
+
+fn parse_scale_factor(s: &str) -> Result<ScaleFactor, String> {
     s.parse()
 }

@@ -3,6 +3,10 @@
 //! The SWF record of every job is kept in step with the simulated fields, so
 //! a transformed workload can be written back as SWF.
 
+mod scale_machine;
+
+pub use scale_machine::{scale_machine, MachineScale, DEFAULT_ENLARGE, MAX_SCALED_JOBS};
+
 use super::{DropReason, Time, Workload, MAX_TIME};
 
 /// A transform could not be applied.
@@ -31,6 +35,33 @@ pub enum TransformError {
          goalc accepts"
     )]
     TooLong { what: String, name: String },
+    #[error("the machine to scale to must have at least 1 processor, got 0")]
+    NoMachine,
+    #[error(
+        "workload `{name}` runs on {from} processors; scaling it to {to} would shrink it, and \
+         the method only enlarges (give at least {from})"
+    )]
+    SmallerMachine { name: String, from: u32, to: u32 },
+    #[error(
+        "scale factor must be a number from 1 to {max} (the new machine's processors), got {factor}"
+    )]
+    BadScaleFactor { factor: f64, max: u32 },
+    #[error("share of enlarged jobs must be a number from 0 to 1, got {0}")]
+    BadShare(f64),
+    #[error(
+        "scaling workload `{name}` could make up to {jobs} jobs, more than the {limit} goalc \
+         builds at once"
+    )]
+    TooManyJobs {
+        name: String,
+        jobs: u128,
+        limit: usize,
+    },
+    #[error(
+        "workload `{0}` has jobs split by a run-time limit; scale it to the new machine before \
+         splitting it"
+    )]
+    SplitJobs(String),
 }
 
 fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
