@@ -226,18 +226,11 @@ mod tests {
         swf.requested_procs = procs.into();
         swf.allocated_procs = procs.into();
         Job {
-            number,
-            submit,
-            runtime,
             estimate: runtime * 2,
-            procs,
             user: 1,
             group: 1,
-            deadline: None,
-            deadline_job: false,
-            measured: true,
-            follows: None,
             swf,
+            ..Job::plain(number, submit, runtime, procs)
         }
     }
 
