@@ -71,6 +71,24 @@ pub const A_RANGE: (f64, f64) = (0.0, 1.0);
 pub const B_RANGE: (f64, f64) = (0.0, 1.0);
 pub const K_RANGE: (f64, f64) = (0.0, 5.0);
 
+/// A job's criterion value as a function of its wait (see
+/// [`Criterion::line`]). Both parts are finite and at least 0 for
+/// parameters in the box.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Line {
+    pub constant: f64,
+    /// Value gained per second of wait.
+    pub slope: f64,
+}
+
+impl Line {
+    /// The value after `wait` seconds.
+    #[inline]
+    pub fn at(self, wait: f64) -> f64 {
+        self.constant + self.slope * wait
+    }
+}
+
 /// One criterion with its parameters, for `w.len()` user groups.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Criterion {
@@ -86,17 +104,30 @@ pub struct Criterion {
 impl Criterion {
     /// The criterion's value for a job of user group `group` (1-based)
     /// that has waited `wait` seconds, with estimate `estimate` (at least
-    /// 1) and `width` processors.
+    /// 1) and `width` processors: [`Criterion::line`] at `wait`.
     #[inline]
     pub fn value(&self, group: u8, wait: f64, estimate: f64, width: f64) -> f64 {
+        self.line(group, estimate, width).at(wait)
+    }
+
+    /// A job's value as a line in its wait: every criterion is
+    /// `w_i K_i + w_i b g(job) + w_i a h(job) wait`, with `g` and `h` fixed
+    /// for the job, so it is `constant + slope * wait`. The scheduler
+    /// computes the line once per job and situation.
+    #[inline]
+    pub fn line(&self, group: u8, estimate: f64, width: f64) -> Line {
         let i = usize::from(group.max(1) - 1).min(self.w.len() - 1);
-        let inner = match self.family {
-            Family::F1 => self.a * wait / estimate + self.b * estimate / width,
-            Family::F2 => self.a * wait + self.b * estimate * width,
-            Family::F3 => self.a * wait / (estimate * width),
-            Family::F4 => self.a * wait + self.b * estimate / width,
+        let (w, k) = (self.w[i], self.k[i]);
+        let (fixed, per_wait) = match self.family {
+            Family::F1 => (self.b * estimate / width, self.a / estimate),
+            Family::F2 => (self.b * estimate * width, self.a),
+            Family::F3 => (0.0, self.a / (estimate * width)),
+            Family::F4 => (self.b * estimate / width, self.a),
         };
-        self.w[i] * (self.k[i] + inner)
+        Line {
+            constant: w * (k + fixed),
+            slope: w * per_wait,
+        }
     }
 
     /// Its parameters as one vector: a, b (not for f3), then w and K per
