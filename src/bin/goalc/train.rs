@@ -90,7 +90,8 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             .unwrap_or_default();
         Es::new(config, bounds, &starts).map_err(es_error)?
     };
-    let bar = if std::io::stderr().is_terminal() {
+    let interactive = std::io::stderr().is_terminal();
+    let bar = if interactive {
         let bar = indicatif::ProgressBar::new(u64::from(args.generations));
         if let Ok(style) = indicatif::ProgressStyle::with_template(
             "{bar:40} generation {pos}/{len} {msg} {elapsed} (eta {eta})",
@@ -107,6 +108,13 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     let result = es.run(&fitness, |p| {
         bar.set_position(u64::from(p.generation));
         bar.set_message(format!("best {:.0}", p.best_fitness));
+        if !interactive {
+            // A log (a batch job, CI) gets a line per generation instead.
+            eprintln!(
+                "goalc train: generation {}/{}: best {:.0} after {} evaluations",
+                p.generation, p.generations, p.best_fitness, p.evaluations
+            );
+        }
         if let Some(path) = &args.checkpoint {
             if let Err(e) = write_checkpoint(path, &p.checkpoint()) {
                 saved = Err(e);
