@@ -78,6 +78,15 @@ pub trait Policy: Send {
     /// [`Epoch::start`].
     fn schedule(&mut self, epoch: &mut Epoch<'_>);
 
+    /// Whether the policy reads [`State::waiting`]. One that keeps its own
+    /// queue (from [`State::arrived`] and its own starts) says no: the core
+    /// then leaves that list empty instead of keeping it in arrival order,
+    /// which costs up to the queue's length per start when jobs start from
+    /// anywhere in it. Asked once, before the run.
+    fn reads_waiting(&self) -> bool {
+        true
+    }
+
     /// What the policy counted over the run, for reports. Asked by the
     /// caller after the run, never by the core: the outcome holds only what
     /// the same inputs always reproduce, and the statistics may hold
@@ -412,8 +421,15 @@ struct Board {
     /// Processors free now.
     free: u32,
     jobs: Vec<JobInfo>,
-    /// Waiting jobs in arrival order.
+    /// Waiting jobs in arrival order from `waiting_from` on (started jobs
+    /// at the front are skipped, not moved); empty when the policy does
+    /// not read it.
     waiting: Vec<JobIdx>,
+    waiting_from: usize,
+    /// Jobs waiting, whether listed or not.
+    waiting_count: usize,
+    /// Whether `waiting` is kept (see [`Policy::reads_waiting`]).
+    list_waiting: bool,
     /// Running jobs sorted by expected end (then job index).
     running: BTreeSet<Running>,
     /// Jobs admitted for this epoch.
@@ -423,13 +439,46 @@ struct Board {
 }
 
 impl Board {
+    /// Takes `started` jobs that no longer wait out of the list: those at
+    /// its front by moving its start (FCFS and a backfill's head start
+    /// there, so this is O(1) for them), the others by one pass.
+    fn drop_started(&mut self, is_waiting: &[bool], started: usize) {
+        let mut left = started;
+        while left > 0 {
+            match self.waiting.get(self.waiting_from) {
+                Some(&j) if !is_waiting[j as usize] => {
+                    self.waiting_from += 1;
+                    left -= 1;
+                }
+                _ => break,
+            }
+        }
+        if left > 0 {
+            let from = self.waiting_from;
+            let mut kept = from;
+            for i in from..self.waiting.len() {
+                let j = self.waiting[i];
+                if is_waiting[j as usize] {
+                    self.waiting[kept] = j;
+                    kept += 1;
+                }
+            }
+            self.waiting.truncate(kept);
+        }
+        // The skipped front is given back once it is half the list.
+        if self.waiting_from > 0 && 2 * self.waiting_from >= self.waiting.len() {
+            self.waiting.drain(..self.waiting_from);
+            self.waiting_from = 0;
+        }
+    }
+
     fn state(&self, now: Time) -> State<'_> {
         State {
             now,
             procs: self.procs,
             free: self.free,
             jobs: &self.jobs,
-            waiting: &self.waiting,
+            waiting: &self.waiting[self.waiting_from..],
             running: &self.running,
             arrived: &self.arrived,
             finished: &self.finished,
@@ -498,6 +547,7 @@ impl<'w, 'p> Sim<'w, 'p> {
             .map(|j| j.sim_runtime().max(1))
             .collect();
         let successor = successors(workload);
+        let list_waiting = policy.reads_waiting();
         let name = policy.name();
         let mut sim = Sim {
             workload,
@@ -509,6 +559,9 @@ impl<'w, 'p> Sim<'w, 'p> {
                 free: workload.procs,
                 jobs,
                 waiting: Vec::new(),
+                waiting_from: 0,
+                waiting_count: 0,
+                list_waiting,
                 running: BTreeSet::new(),
                 arrived: Vec::new(),
                 finished: Vec::new(),
@@ -762,7 +815,10 @@ impl<'w, 'p> Sim<'w, 'p> {
     fn admit(&mut self, job: JobIdx, now: Time) {
         if self.policy.admit(job, &self.board.state(now)) {
             self.is_waiting[job as usize] = true;
-            self.board.waiting.push(job);
+            self.board.waiting_count += 1;
+            if self.board.list_waiting {
+                self.board.waiting.push(job);
+            }
             self.board.arrived.push(job);
         }
     }
@@ -838,8 +894,10 @@ impl<'w, 'p> Sim<'w, 'p> {
             self.finish_queue.push(Reverse((end, order)));
             self.policy.job_started(job, &b.jobs, now);
         }
-        let is_waiting = &self.is_waiting;
-        b.waiting.retain(|&j| is_waiting[j as usize]);
+        b.waiting_count -= self.started.len();
+        if b.list_waiting {
+            b.drop_started(&self.is_waiting, self.started.len());
+        }
         Ok(())
     }
 
@@ -850,11 +908,11 @@ impl<'w, 'p> Sim<'w, 'p> {
         if self.finish_queue.is_empty()
             && self.wakeups.is_empty()
             && self.next_arrival == self.workload.jobs.len()
-            && !b.waiting.is_empty()
+            && b.waiting_count > 0
         {
             return Err(SimError::Stalled {
                 policy: self.name.clone(),
-                waiting: b.waiting.len(),
+                waiting: b.waiting_count,
                 now,
             });
         }

@@ -19,6 +19,7 @@ pub use criterion::{Criterion, Family};
 pub use week::{Calendar, Situation};
 
 use crate::sim::{Epoch, JobIdx, JobInfo, Policy};
+use crate::workload::Time;
 use serde::Serialize;
 use std::fmt;
 use tournament::{Entry, Tournament};
@@ -74,28 +75,71 @@ impl fmt::Display for GreedySpec {
 pub struct Greedy {
     spec: GreedySpec,
     clock: week::Clock,
-    /// The waiting jobs, head first.
-    queue: Tournament,
-    /// The situation whose criterion the queue's lines are of.
-    situation: Option<Situation>,
-    /// Jobs submitted while no processor was free, not yet in the queue:
-    /// nothing can start then, so the queue is left alone.
+    /// The waiting jobs, one queue per distinct criterion, each in its
+    /// order. The active one (the situation's) is always up to date. At a
+    /// change of situation the next one is made again from it, which costs
+    /// the queue's length; while the queue is long, every queue is kept up
+    /// to date instead, which costs a few comparisons per job and queue.
+    queues: Vec<(Criterion, Tournament)>,
+    /// Per situation, its criterion's queue.
+    queue_of: [usize; 3],
+    active: usize,
+    /// Whether the inactive queues are up to date too.
+    all_current: bool,
+    /// Queue lengths at which that starts and stops.
+    keep_all: (usize, usize),
+    /// Jobs submitted while no processor was free, not yet queued:
+    /// nothing can start then, so the queues are left alone.
     pending: Vec<JobIdx>,
 }
 
+/// Queue lengths at which all queues start and stop being kept up to date:
+/// near where remaking one at each change of situation (about 4 a day)
+/// starts to cost more than keeping it, with room between them so that a
+/// queue near one does not make them flip.
+const KEEP_ALL_FROM: usize = 4096;
+const KEEP_ALL_BELOW: usize = 1024;
+
 impl Greedy {
     pub fn new(spec: GreedySpec, calendar: Calendar) -> Self {
+        // Situations with equal criteria share a queue.
+        let mut distinct: Vec<&Criterion> = Vec::new();
+        let queue_of = spec.criteria.each_ref().map(|c| {
+            distinct.iter().position(|d| *d == c).unwrap_or_else(|| {
+                distinct.push(c);
+                distinct.len() - 1
+            })
+        });
+        let queues = distinct
+            .into_iter()
+            .map(|c| (c.clone(), Tournament::default()))
+            .collect();
         Greedy {
-            spec,
             clock: week::Clock::new(calendar),
-            queue: Tournament::default(),
-            situation: None,
+            queues,
+            queue_of,
+            active: 0,
+            all_current: false,
+            keep_all: (KEEP_ALL_FROM, KEEP_ALL_BELOW),
             pending: Vec::new(),
+            spec,
         }
+    }
+
+    /// Makes queue `q` again from the active one, in its criterion's order.
+    fn remake(&mut self, q: usize, jobs: &[JobInfo], now: Time) {
+        let (front, back) = self.queues.split_at_mut(q.max(self.active));
+        let (from, to) = if q < self.active {
+            (&back[0].1, &mut front[q])
+        } else {
+            (&front[self.active].1, &mut back[0])
+        };
+        let crit = &to.0;
+        to.1.rebuild_like(from, now, |j| entry(crit, j, &jobs[j as usize]).line);
     }
 }
 
-/// A waiting job as the queue sees it under `crit`.
+/// A waiting job as a queue sees it under `crit`.
 fn entry(crit: &Criterion, job: JobIdx, info: &JobInfo) -> Entry {
     debug_assert!(info.user_group >= 1, "job {job} has no user group");
     Entry {
@@ -110,42 +154,63 @@ impl Policy for Greedy {
         self.spec.to_string()
     }
 
+    /// The queues are the policy's own: jobs enter them on arrival and
+    /// leave them only when it starts them.
+    fn reads_waiting(&self) -> bool {
+        false
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
         let now = state.now;
         self.pending.extend_from_slice(state.arrived);
-        if state.waiting.is_empty() || epoch.free() == 0 {
+        let active = self.active;
+        if self.queues[active].1.len() + self.pending.len() == 0 || epoch.free() == 0 {
             return;
         }
         let jobs = state.jobs;
-        let queue = &mut self.queue;
-        let situation = self.clock.at(now);
-        let crit = self.spec.criterion(situation);
-        if self.situation != Some(situation) {
-            self.situation = Some(situation);
-            queue.relabel(now, |j| entry(crit, j, &jobs[j as usize]).line);
-        } else {
-            queue.advance(now);
-        }
-        for &j in &self.pending {
-            queue.insert(entry(crit, j, &jobs[j as usize]), now);
-        }
-        self.pending.clear();
-        if queue.len() != state.waiting.len() {
-            // Jobs leave the queue only by starting here; should that ever
-            // change, the queue is made again from the waiting list.
-            debug_assert!(false, "greedy queue out of step with the waiting list");
-            queue.clear();
-            for &j in state.waiting {
-                queue.insert(entry(crit, j, &jobs[j as usize]), now);
+        for (q, (crit, queue)) in self.queues.iter_mut().enumerate() {
+            if q == active || self.all_current {
+                queue.advance(now);
+                for &j in &self.pending {
+                    queue.insert(entry(crit, j, &jobs[j as usize]), now);
+                }
             }
         }
-        while let Some(job) = queue.head() {
+        self.pending.clear();
+        let want = self.queue_of[self.clock.at(now).index()];
+        if want != self.active {
+            if !self.all_current {
+                self.remake(want, jobs, now);
+            }
+            self.active = want;
+        }
+        let waiting = self.queues[self.active].1.len();
+        if !self.all_current && waiting >= self.keep_all.0 && self.queues.len() > 1 {
+            for q in 0..self.queues.len() {
+                if q != self.active {
+                    self.remake(q, jobs, now);
+                }
+            }
+            self.all_current = true;
+        } else if self.all_current && waiting < self.keep_all.1 {
+            self.all_current = false;
+        }
+        let active = self.active;
+        while let Some(job) = self.queues[active].1.head() {
             if jobs[job as usize].procs > epoch.free() {
                 break;
             }
             epoch.start(job);
-            queue.pop(now);
+            let slot = self.queues[active].1.pop(now).expect("a head to pop");
+            if self.all_current {
+                for (q, (_, queue)) in self.queues.iter_mut().enumerate() {
+                    if q != active {
+                        debug_assert_eq!(queue.job_in(slot), job, "queues out of step");
+                        queue.remove_slot(slot, now);
+                    }
+                }
+            }
         }
     }
 }
@@ -362,20 +427,25 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
-        /// The tournament schedules exactly as the scan, in every event
+        /// The tournaments schedule exactly as the scan, in every event
         /// mode, across situation changes (the calendar starts on Friday
-        /// 17:00 UTC, so the workload's days see all three).
+        /// 17:00 UTC, so the workload's days see all three), whether the
+        /// inactive queues are remade at each change, always kept up to
+        /// date, or kept while the queue is long.
         #[test]
         fn the_tournament_schedules_as_the_scan(
             w in arb_workload(),
             criteria in (arb_criterion(), arb_criterion(), arb_criterion()),
             mode in 0usize..3,
+            keep_all in prop_oneof![Just((KEEP_ALL_FROM, KEEP_ALL_BELOW)), Just((0, 0)), Just((6, 3))],
         ) {
             let spec = GreedySpec { criteria: [criteria.0, criteria.1, criteria.2] };
             let calendar = Calendar { unix_start: 86_400 + 17 * 3600, ..Calendar::UTC_EPOCH };
             let events = [EventMode::PerInstant, EventMode::SubmissionsFirst, EventMode::CompletionsFirst][mode];
             let opts = SimOptions { events, ..SimOptions::default() };
-            let fast = simulate(&w, &mut spec.build(calendar), opts).unwrap();
+            let mut greedy = spec.build(calendar);
+            greedy.keep_all = keep_all;
+            let fast = simulate(&w, &mut greedy, opts).unwrap();
             let mut scan = Scan { spec: spec.clone(), clock: week::Clock::new(calendar) };
             let slow = simulate(&w, &mut scan, opts).unwrap();
             prop_assert_eq!(fast.runs, slow.runs);

@@ -103,8 +103,11 @@ pub struct Tournament {
     /// slot `s` is node `slots + s`): the slot of its subtree's winner.
     winner: Vec<u32>,
     /// Per node: the earliest time its winner, or a winner below it, may
-    /// change.
+    /// change: the least of its children's and its own certificate.
     expires: Vec<Time>,
+    /// Per node: its own certificate, the earliest time the order of its
+    /// children's winners may change.
+    cert: Vec<Time>,
     /// Per slot: the job in it, meaningful while the slot is taken.
     entries: Vec<Entry>,
     /// Free slots, the last taken first.
@@ -152,7 +155,7 @@ impl Tournament {
         self.winner[leaf] = slot;
         // Up to the first match the new job loses, matches change; above
         // it every match is between the same two jobs as before, and only
-        // the earliest expiry below can have come nearer.
+        // expiries can change.
         let mut node = leaf;
         while node > 1 {
             node /= 2;
@@ -162,56 +165,117 @@ impl Tournament {
                 break;
             }
         }
+        self.settle_above(node);
+    }
+
+    /// Takes the head out at `now` (after [`Tournament::advance`] to
+    /// `now`) and returns its slot.
+    pub fn pop(&mut self, now: Time) -> Option<u32> {
+        let slot = *self.winner.get(1).filter(|&&s| s != NONE)?;
+        self.remove_slot(slot, now);
+        Some(slot)
+    }
+
+    /// Takes the job in `slot` out at `now` (after [`Tournament::advance`]
+    /// to `now`). Tournaments that saw the same insertions and removals in
+    /// the same order put each job in the same slot, so a job popped from
+    /// one is taken out of the others by its slot.
+    pub fn remove_slot(&mut self, slot: u32, now: Time) {
+        let mut node = self.slots + slot as usize;
+        debug_assert_ne!(self.winner[node], NONE, "slot {slot} is empty");
+        self.winner[node] = NONE;
+        self.free.push(slot);
+        // Matches change up to the first the job had lost (played again:
+        // its loser changed); that match's winner beat the job, and so
+        // beats whatever replaced it, so above it only expiries can change.
         while node > 1 {
-            let expires = self.expires[node];
             node /= 2;
-            if self.expires[node] <= expires {
+            let was = self.winner[node];
+            self.play(node, now);
+            if was != slot {
+                break;
+            }
+        }
+        self.settle_above(node);
+    }
+
+    /// Recomputes the expiries above `node` while they change.
+    fn settle_above(&mut self, mut node: usize) {
+        while node > 1 {
+            node /= 2;
+            let expires = self.expires[2 * node]
+                .min(self.expires[2 * node + 1])
+                .min(self.cert[node]);
+            if self.expires[node] == expires {
                 break;
             }
             self.expires[node] = expires;
         }
     }
 
-    /// Takes the head out at `now` (after [`Tournament::advance`] to `now`).
-    pub fn pop(&mut self, now: Time) {
-        let Some(&slot) = self.winner.get(1).filter(|&&s| s != NONE) else {
-            return;
-        };
-        let mut node = self.slots + slot as usize;
-        self.winner[node] = NONE;
-        self.free.push(slot);
-        while node > 1 {
-            node /= 2;
-            self.play(node, now);
-        }
+    /// The job in `slot`.
+    pub fn job_in(&self, slot: u32) -> JobIdx {
+        self.entries[slot as usize].job
     }
 
-    /// Gives every job in a new line (a new criterion) and plays the whole
-    /// tournament again at `now`; empty subtrees are skipped.
-    pub fn relabel(&mut self, now: Time, mut line: impl FnMut(JobIdx) -> Line) {
+    /// Becomes a tournament of `other`'s jobs, each in the same slot, with
+    /// lines from `line`, played at `now`: a queue that fell out of step
+    /// (see [`Tournament::remove_slot`]) brought back into it. Costs in
+    /// proportion to the jobs in both, not to the slots.
+    pub fn rebuild_like(
+        &mut self,
+        other: &Tournament,
+        now: Time,
+        mut line: impl FnMut(JobIdx) -> Line,
+    ) {
+        if self.slots != other.slots {
+            self.slots = other.slots;
+            self.winner = vec![NONE; 2 * other.slots];
+            self.expires = vec![NEVER; 2 * other.slots];
+            self.cert = vec![NEVER; 2 * other.slots];
+        }
+        self.free.clone_from(&other.free);
+        self.entries.clone_from(&other.entries);
         if self.slots > 0 {
-            self.relabel_node(1, now, &mut line);
+            self.rebuild_node(other, 1, now, &mut line);
         }
     }
 
-    fn relabel_node(&mut self, node: usize, now: Time, line: &mut impl FnMut(JobIdx) -> Line) {
-        let slot = self.winner[node];
-        if slot == NONE {
+    fn rebuild_node(
+        &mut self,
+        other: &Tournament,
+        node: usize,
+        now: Time,
+        line: &mut impl FnMut(JobIdx) -> Line,
+    ) {
+        if other.winner[node] == NONE {
+            self.clear_node(node);
             return;
         }
         if node >= self.slots {
+            let slot = other.winner[node];
+            self.winner[node] = slot;
             let e = &mut self.entries[slot as usize];
             e.line = line(e.job);
             return;
         }
-        self.relabel_node(2 * node, now, line);
-        self.relabel_node(2 * node + 1, now, line);
+        self.rebuild_node(other, 2 * node, now, line);
+        self.rebuild_node(other, 2 * node + 1, now, line);
         self.play(node, now);
     }
 
-    /// Empties the tournament.
-    pub fn clear(&mut self) {
-        *self = Tournament::default();
+    /// Empties the subtree of `node`, visiting only what is in it.
+    fn clear_node(&mut self, node: usize) {
+        if self.winner[node] == NONE {
+            return;
+        }
+        self.winner[node] = NONE;
+        self.expires[node] = NEVER;
+        self.cert[node] = NEVER;
+        if node < self.slots {
+            self.clear_node(2 * node);
+            self.clear_node(2 * node + 1);
+        }
     }
 
     /// Doubles the slots (the first time: one), keeping the jobs in their
@@ -223,6 +287,7 @@ impl Tournament {
         winner[slots..slots + old].copy_from_slice(&self.winner[old..2 * old]);
         self.winner = winner;
         self.expires = vec![NEVER; 2 * slots];
+        self.cert = vec![NEVER; 2 * slots];
         self.entries.resize(
             slots,
             Entry {
@@ -248,21 +313,21 @@ impl Tournament {
         let (l, r) = (2 * node, 2 * node + 1);
         let (a, b) = (self.winner[l], self.winner[r]);
         let below = self.expires[l].min(self.expires[r]);
-        let (winner, expires) = if a == NONE {
-            (b, below)
+        let (winner, cert) = if a == NONE {
+            (b, NEVER)
         } else if b == NONE {
-            (a, below)
+            (a, NEVER)
         } else {
             let (ea, eb) = (&self.entries[a as usize], &self.entries[b as usize]);
-            let (w, ew, el) = if ahead(ea, eb, now) {
-                (a, ea, eb)
+            if ahead(ea, eb, now) {
+                (a, certificate(ea, eb, now))
             } else {
-                (b, eb, ea)
-            };
-            (w, below.min(certificate(ew, el, now)))
+                (b, certificate(eb, ea, now))
+            }
         };
         self.winner[node] = winner;
-        self.expires[node] = expires;
+        self.cert[node] = cert;
+        self.expires[node] = below.min(cert);
     }
 }
 
@@ -318,85 +383,87 @@ mod tests {
         assert_eq!(t.head(), Some(1));
     }
 
-    /// One step of a random run: insert, take the head out, move time on
-    /// or change the criterion.
+    /// One step of a random run: insert a job (with a line for each of
+    /// two orders), take the head of one order out, or move time on.
     #[derive(Debug, Clone)]
     enum Step {
-        Insert { constant: f64, slope: f64 },
-        Pop,
+        Insert([(f64, f64); 2]),
+        Pop(usize),
         Wait(Time),
-        Relabel(f64),
     }
 
     fn step() -> impl Strategy<Value = Step> {
         // Small grids of values make exact ties and crossings at whole
         // seconds common; the wide ones exercise rounding.
-        let value = prop_oneof![
-            (0u32..8).prop_map(|v| f64::from(v) / 4.0),
-            (0u32..4).prop_map(|v| f64::from(v) / 3.0),
-            0.0..1e4f64,
-        ];
-        let slope = prop_oneof![
-            (0u32..4).prop_map(|v| f64::from(v) / 8.0),
-            Just(1.0 / 3.0),
-            0.0..2.0f64,
-            (1u32..100_000).prop_map(|e| 1.0 / f64::from(e)),
-        ];
+        let value = || {
+            prop_oneof![
+                (0u32..8).prop_map(|v| f64::from(v) / 4.0),
+                (0u32..4).prop_map(|v| f64::from(v) / 3.0),
+                0.0..1e4f64,
+            ]
+        };
+        let slope = || {
+            prop_oneof![
+                (0u32..4).prop_map(|v| f64::from(v) / 8.0),
+                Just(1.0 / 3.0),
+                0.0..2.0f64,
+                (1u32..100_000).prop_map(|e| 1.0 / f64::from(e)),
+            ]
+        };
         prop_oneof![
-            3 => (value, slope).prop_map(|(constant, slope)| Step::Insert { constant, slope }),
-            1 => Just(Step::Pop),
+            3 => [(value(), slope()), (value(), slope())].prop_map(Step::Insert),
+            1 => (0usize..2).prop_map(Step::Pop),
             2 => prop_oneof![0..3i64, 0..100i64, 0..100_000i64].prop_map(Step::Wait),
-            1 => prop_oneof![Just(0.5), Just(2.0), 0.0..3.0f64].prop_map(Step::Relabel),
         ]
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(400))]
 
-        /// Whatever happens, the root is the head a scan finds.
+        /// Two tournaments of the same jobs under two orders, as the
+        /// scheduler keeps one per situation: whatever happens, each root
+        /// is the head a scan finds, and a job popped from one is taken
+        /// out of the other by its slot.
         #[test]
-        fn the_root_is_the_head_a_scan_finds(steps in proptest::collection::vec(step(), 1..120)) {
-            let mut t = Tournament::default();
+        fn each_root_is_the_head_a_scan_finds(steps in proptest::collection::vec(step(), 1..120)) {
+            let mut t = [Tournament::default(), Tournament::default()];
+            let mut inside: [Vec<Entry>; 2] = [Vec::new(), Vec::new()];
             let mut now: Time = 0;
             let mut next: JobIdx = 0;
-            let mut scale = 1.0;
-            let mut inside: Vec<Entry> = Vec::new();
-            let mut base: Vec<Line> = Vec::new();
             for s in steps {
                 match s {
-                    Step::Insert { constant, slope } => {
-                        base.push(Line { constant, slope });
-                        let e = entry(next, constant * scale, slope * scale, now);
-                        t.advance(now);
-                        t.insert(e, now);
-                        inside.push(e);
+                    Step::Insert(lines) => {
+                        for k in 0..2 {
+                            let e = entry(next, lines[k].0, lines[k].1, now);
+                            t[k].advance(now);
+                            t[k].insert(e, now);
+                            inside[k].push(e);
+                        }
                         next += 1;
                     }
-                    Step::Pop => {
-                        t.advance(now);
-                        if let Some(head) = scan(&inside, now) {
-                            inside.retain(|e| e.job != head);
+                    Step::Pop(k) => {
+                        let head = scan(&inside[k], now);
+                        let slot = t[k].pop(now);
+                        prop_assert_eq!(slot.map(|s| t[k].job_in(s)), head);
+                        if let (Some(slot), Some(head)) = (slot, head) {
+                            prop_assert_eq!(t[1 - k].job_in(slot), head);
+                            t[1 - k].remove_slot(slot, now);
+                            for v in &mut inside {
+                                v.retain(|e| e.job != head);
+                            }
                         }
-                        t.pop(now);
                     }
                     Step::Wait(dt) => {
                         now += dt;
-                        t.advance(now);
-                    }
-                    Step::Relabel(f) => {
-                        scale = f;
-                        let lines = |j: JobIdx| {
-                            let b = base[j as usize];
-                            Line { constant: b.constant * f, slope: b.slope * f }
-                        };
-                        t.relabel(now, lines);
-                        for e in &mut inside {
-                            e.line = lines(e.job);
+                        for x in &mut t {
+                            x.advance(now);
                         }
                     }
                 }
-                prop_assert_eq!(t.head(), scan(&inside, now), "at {}", now);
-                prop_assert_eq!(t.len(), inside.len());
+                for k in 0..2 {
+                    prop_assert_eq!(t[k].head(), scan(&inside[k], now), "order {} at {}", k, now);
+                    prop_assert_eq!(t[k].len(), inside[k].len());
+                }
             }
         }
     }
