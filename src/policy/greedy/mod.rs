@@ -94,7 +94,7 @@ pub struct Greedy {
 }
 
 /// Queue lengths at which all queues start and stop being kept up to date:
-/// near where remaking one at each change of situation (about 4 a day)
+/// near where remaking one at each change of situation (about two a day)
 /// starts to cost more than keeping it, with room between them so that a
 /// queue near one does not make them flip.
 const KEEP_ALL_FROM: usize = 4096;
