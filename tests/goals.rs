@@ -17,22 +17,11 @@ use goalc::workload::transform::{
 };
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
-
-fn goal_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("goals");
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "goal"))
-        .collect();
-    v.sort();
-    v
-}
+use std::path::Path;
 
 #[test]
 fn every_goal_compiles_and_is_pinned() {
-    let files = goal_files();
+    let files = common::goal_files();
     assert!(files.len() >= 7, "goals/ should hold every baseline");
     let trace = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces/lublin-2000-128-s1.swf");
     let w = read_path(&trace, &ReadOptions::default()).unwrap();
@@ -92,7 +81,7 @@ fn every_goal_compiles_and_is_pinned() {
 }
 
 fn compiled_goals() -> Vec<Goal> {
-    goal_files()
+    common::goal_files()
         .iter()
         .map(|p| check_file(p).unwrap().goal.expect("compiled goal"))
         .collect()

@@ -13,7 +13,6 @@ use goalc::report::owner::by_group;
 use goalc::run::scale::ScaleSpec;
 use goalc::run::{run_all, Goal, RunOptions, WorkloadPlan};
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
 
 /// The paper's traces (Table I) as the Parallel Workloads Archive names
 /// them, with the processors the paper counts: CTC's batch partition is
@@ -28,19 +27,12 @@ const PAPER_TRACES: [(&str, &str, Option<u32>); 5] = [
 ];
 
 fn greedy_goals() -> Vec<Goal> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("goals");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.path()))
+    common::goal_files()
+        .iter()
         .filter(|p| {
             p.file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with("greedy-"))
-                && p.extension().is_some_and(|x| x == "goal")
         })
-        .collect();
-    files.sort();
-    files
-        .iter()
         .map(|p| {
             check_file(p)
                 .unwrap()

@@ -117,6 +117,18 @@ pub fn starts(o: &Outcome) -> Vec<Time> {
         .collect()
 }
 
+/// The goal files in `goals/` (not its subfolders), sorted.
+pub fn goal_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("goals");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "goal"))
+        .collect();
+    v.sort();
+    v
+}
+
 /// The reference traces: every .swf / .swf.gz in $GOALC_TRACES, sorted.
 /// Empty when the variable is unset.
 pub fn reference_traces() -> Vec<PathBuf> {

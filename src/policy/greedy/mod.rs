@@ -370,14 +370,7 @@ mod tests {
                 .iter()
                 .map(|&j| entry(&crit, j, &epoch.state.jobs[j as usize]))
                 .collect();
-            loop {
-                let mut best: Option<usize> = None;
-                for (i, e) in waiting.iter().enumerate() {
-                    if best.is_none_or(|b| tournament::ahead(e, &waiting[b], now)) {
-                        best = Some(i);
-                    }
-                }
-                let Some(b) = best else { break };
+            while let Some(b) = tournament::scan(&waiting, now) {
                 let job = waiting[b].job;
                 if epoch.state.jobs[job as usize].procs > epoch.free() {
                     break;

@@ -47,7 +47,7 @@ impl Entry {
 /// Whether job `x` comes before job `y` at `now`: the larger value first,
 /// then the earlier submit, then the earlier job.
 #[inline]
-pub fn ahead(x: &Entry, y: &Entry, now: Time) -> bool {
+fn ahead(x: &Entry, y: &Entry, now: Time) -> bool {
     let (vx, vy) = (x.value(now), y.value(now));
     vy.total_cmp(&vx)
         .then(x.submit.cmp(&y.submit))
@@ -233,9 +233,11 @@ impl Tournament {
             self.winner = vec![NONE; 2 * other.slots];
             self.expires = vec![NEVER; 2 * other.slots];
             self.cert = vec![NEVER; 2 * other.slots];
+            self.entries.clone_from(&other.entries);
         }
+        // Entries are copied as their leaves are visited: a tree grown
+        // once for a long queue is not copied whole for a short one.
         self.free.clone_from(&other.free);
-        self.entries.clone_from(&other.entries);
         if self.slots > 0 {
             self.rebuild_node(other, 1, now, &mut line);
         }
@@ -255,8 +257,11 @@ impl Tournament {
         if node >= self.slots {
             let slot = other.winner[node];
             self.winner[node] = slot;
-            let e = &mut self.entries[slot as usize];
-            e.line = line(e.job);
+            let e = other.entries[slot as usize];
+            self.entries[slot as usize] = Entry {
+                line: line(e.job),
+                ..e
+            };
             return;
         }
         self.rebuild_node(other, 2 * node, now, line);
@@ -331,6 +336,19 @@ impl Tournament {
     }
 }
 
+/// Where in `entries` the first job at `now` is, by a scan of all: the
+/// order's definition, which the tests hold the tournament to.
+#[cfg(test)]
+pub fn scan(entries: &[Entry], now: Time) -> Option<usize> {
+    let mut best: Option<usize> = None;
+    for (i, e) in entries.iter().enumerate() {
+        if best.is_none_or(|b| ahead(e, &entries[b], now)) {
+            best = Some(i);
+        }
+    }
+    best
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,17 +360,6 @@ mod tests {
             submit,
             job,
         }
-    }
-
-    /// The first job at `now` by a scan of all, the order's definition.
-    fn scan(entries: &[Entry], now: Time) -> Option<JobIdx> {
-        let mut best: Option<&Entry> = None;
-        for e in entries {
-            if best.is_none_or(|b| ahead(e, b, now)) {
-                best = Some(e);
-            }
-        }
-        best.map(|b| b.job)
     }
 
     #[test]
@@ -442,7 +449,7 @@ mod tests {
                         next += 1;
                     }
                     Step::Pop(k) => {
-                        let head = scan(&inside[k], now);
+                        let head = scan(&inside[k], now).map(|i| inside[k][i].job);
                         let slot = t[k].pop(now);
                         prop_assert_eq!(slot.map(|s| t[k].job_in(s)), head);
                         if let (Some(slot), Some(head)) = (slot, head) {
@@ -461,7 +468,7 @@ mod tests {
                     }
                 }
                 for k in 0..2 {
-                    prop_assert_eq!(t[k].head(), scan(&inside[k], now), "order {} at {}", k, now);
+                    prop_assert_eq!(t[k].head(), scan(&inside[k], now).map(|i| inside[k][i].job), "order {} at {}", k, now);
                     prop_assert_eq!(t[k].len(), inside[k].len());
                 }
             }

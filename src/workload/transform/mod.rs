@@ -393,19 +393,11 @@ mod tests {
         swf.requested_time = estimate;
         swf.requested_procs = procs as i64;
         Job {
-            number,
-            submit,
-            runtime,
             estimate,
-            procs,
             user: 1,
             group: 1,
-            user_group: 0,
-            deadline: None,
-            deadline_job: false,
-            measured: true,
-            follows: None,
             swf,
+            ..Job::plain(number, submit, runtime, procs)
         }
     }
 
