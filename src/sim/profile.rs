@@ -332,6 +332,28 @@ impl Profile {
         None
     }
 
+    /// Until when at least `p` processors stay free from `t` on (the next
+    /// step with fewer, `Time::MAX` when there is none); `None` when fewer
+    /// are free at `t`. A job of `p` fits at `t` when it ends by then: one
+    /// search answers [`Profile::fits`] for every estimate.
+    pub fn free_until(&self, p: u32, t: Time) -> Option<Time> {
+        let (mut b, i) = self.locate(t);
+        if self.blocks[b].free(i) < p {
+            return None;
+        }
+        let mut start = i + 1;
+        while b < self.blocks.len() {
+            if self.blocks[b].min < i64::from(p) {
+                if let Some(k) = self.find_in(b, start, |_, f| f < p) {
+                    return Some(self.blocks[b].steps[k].time);
+                }
+            }
+            b += 1;
+            start = 0;
+        }
+        Some(Time::MAX)
+    }
+
     /// True when `p` processors are free throughout `[t, t + d)`.
     pub fn fits(&self, p: u32, d: Time, t: Time) -> bool {
         let at = self.locate(t);

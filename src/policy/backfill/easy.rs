@@ -12,16 +12,24 @@
 //! RESERVATIONDEPTH. The first one only ever moves earlier; with N > 1 a
 //! later one can move later when an earlier reservation moves up into its
 //! slot, so only the first carries a firm guarantee.
+//!
+//! In FCFS order with a bounded depth the queue is kept as a tree in
+//! arrival order ([`QueueTree`]): the jobs that may start now are found by
+//! descending only into subtrees narrow and short enough to fit, so a long
+//! queue of jobs that cannot start costs nothing per epoch.
 
-use super::LiveProfile;
+use super::{LiveProfile, WaitingQueue};
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
+use crate::workload::Time;
 
 pub struct Easy {
     rank: Ranker,
     depth: u32,
     queue: Vec<JobIdx>,
     profile: LiveProfile,
+    /// The waiting jobs, when the policy keeps its own queue.
+    own_queue: Option<WaitingQueue>,
 }
 
 impl Easy {
@@ -34,11 +42,15 @@ impl Easy {
 
     /// `depth` >= 1 reservations.
     pub fn new(order: Order, depth: u32) -> Self {
+        let depth = depth.max(1);
+        // Unbounded depth reserves for every job at every epoch anyway.
+        let own_queue = (order == Order::Fcfs && depth != u32::MAX).then(WaitingQueue::new);
         Easy {
             rank: Ranker::new(order),
-            depth: depth.max(1),
+            depth,
             queue: Vec::new(),
             profile: LiveProfile::new(),
+            own_queue,
         }
     }
 }
@@ -56,9 +68,23 @@ impl Policy for Easy {
         }
     }
 
+    fn reads_waiting(&self) -> bool {
+        self.own_queue.is_none()
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
         self.profile.sync(state);
+        if let Some(queue) = self.own_queue.as_mut() {
+            for &job in state.arrived {
+                let info = &state.jobs[job as usize];
+                queue.push(job, info.procs, info.estimate);
+            }
+            if !queue.is_empty() && state.free > 0 {
+                own_queue_pass(epoch, &mut self.profile, queue, self.depth);
+            }
+            return;
+        }
         // Nothing can start on a full machine, and with nothing finishing
         // now the reservations cannot have moved either.
         if state.waiting.is_empty() || state.free == 0 {
@@ -68,6 +94,70 @@ impl Policy for Easy {
         let all = self.queue.len();
         backfill_pass(epoch, &mut self.profile, &self.queue, all, self.depth);
     }
+}
+
+/// [`backfill_pass`] over the whole queue in arrival order, kept in
+/// `queue`: the same starts and reservations, in the same order. Up to
+/// `depth` reservations are made walking from the head; then each search
+/// finds the first later job that fits now.
+fn own_queue_pass(
+    epoch: &mut Epoch<'_>,
+    live: &mut LiveProfile,
+    queue: &mut WaitingQueue,
+    depth: u32,
+) {
+    let now = epoch.state.now;
+    let mut from = 0;
+    let mut reserved = 0;
+    while reserved < depth {
+        let Some((job, at_position)) = queue.first(from, |_, _| true) else {
+            break;
+        };
+        from = at_position + 1;
+        let info = epoch.state.jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        let at = live.profile().earliest_start(p, d, now);
+        if at == now {
+            live.start(now, d, p);
+            epoch.start(job);
+            queue.remove(job, at_position);
+        } else {
+            live.reserve(at, d, p);
+            epoch.reserve(job, at);
+            reserved += 1;
+        }
+    }
+    // Per width asked, until when that many stay free: a job fits now when
+    // it ends by then. Valid until the next start.
+    let mut free_until: Vec<(u32, Option<Time>)> = Vec::new();
+    while epoch.free() > 0 {
+        let free = epoch.free();
+        let profile = live.profile();
+        free_until.clear();
+        let fits = |p: u32, d: Time| {
+            p <= free && {
+                let until = match free_until.iter().find(|&&(q, _)| q == p) {
+                    Some(&(_, until)) => until,
+                    None => {
+                        let until = profile.free_until(p, now);
+                        free_until.push((p, until));
+                        until
+                    }
+                };
+                until.is_some_and(|end| now.saturating_add(d) <= end)
+            }
+        };
+        let Some((job, at_position)) = queue.first(from, fits) else {
+            break;
+        };
+        from = at_position + 1;
+        let info = epoch.state.jobs[job as usize];
+        live.start(now, info.estimate, info.procs);
+        epoch.start(job);
+        queue.remove(job, at_position);
+    }
+    live.end_epoch();
+    queue.settle();
 }
 
 /// One EASY pass at this epoch over `queue`, on `profile` synced to this
@@ -111,4 +201,59 @@ pub(crate) fn backfill_pass(
         }
     }
     live.end_epoch();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{simulate, EventMode, SimOptions};
+    use crate::workload::model::{generate, ModelParams};
+    use crate::workload::transform::scale_load_by_arrivals;
+
+    /// FCFS EASY walking the core's waiting list, as every other order does.
+    fn walking(depth: u32) -> Easy {
+        Easy {
+            own_queue: None,
+            ..Easy::new(Order::Fcfs, depth)
+        }
+    }
+
+    /// Queues of thousands (offered load above 1) on a small machine and on
+    /// a big one with narrow jobs, short ones on a machine at load 0.8: the
+    /// own queue, a list or a tree by its length, gives the walk's schedule
+    /// and reservations, in every event mode.
+    #[test]
+    fn own_queue_gives_the_walks_schedule() {
+        let shapes = [(128, None, 1.3), (4096, Some(16), 1.2), (256, None, 0.8)];
+        for (procs, widest, load) in shapes {
+            let w = generate(&ModelParams {
+                jobs: 4000,
+                procs,
+                seed: 3,
+                widest,
+            })
+            .expect("model");
+            let w = scale_load_by_arrivals(&w, load).expect("load");
+            for events in [
+                EventMode::PerInstant,
+                EventMode::SubmissionsFirst,
+                EventMode::CompletionsFirst,
+            ] {
+                for depth in [1, 4] {
+                    let opts = SimOptions {
+                        audit: true,
+                        events,
+                    };
+                    let mut own = Easy::new(Order::Fcfs, depth);
+                    assert!(own.own_queue.is_some());
+                    let a = simulate(&w, &mut own, opts).expect("own queue");
+                    let b = simulate(&w, &mut walking(depth), opts).expect("walk");
+                    let what = format!("{procs} procs, load {load}, {events}, depth {depth}");
+                    assert_eq!(a.runs, b.runs, "{what}");
+                    let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
+                    assert_eq!(ra.reservations, rb.reservations, "{what}");
+                }
+            }
+        }
+    }
 }

@@ -6,14 +6,19 @@
 //! - [`Conservative`]: every waiting job holds a reservation, and
 //!   reservations only ever move earlier;
 //! - [`NoGuarantee`]: no reservations at all; any job that fits starts.
+//!
+//! On long queues, FCFS EASY and conservative search the queue as a tree
+//! ([`WaitingQueue`]) instead of walking it.
 
 mod conservative;
 mod easy;
 mod live;
 mod no_guarantee;
+mod waiting;
 
 pub use conservative::Conservative;
 pub(crate) use easy::backfill_pass;
 pub use easy::Easy;
 pub(crate) use live::LiveProfile;
 pub use no_guarantee::NoGuarantee;
+pub(crate) use waiting::WaitingQueue;

@@ -1,0 +1,412 @@
+//! The waiting queue in arrival order, kept by the policy itself, so that
+//! backfilling on a long queue looks only where an answer may be.
+//!
+//! EASY asks at every epoch "which is the first waiting job, in queue
+//! order, that can start now without delaying the reservation?". Walking
+//! the queue answers in O(queue), a cliff when thousands of jobs wait and
+//! few fit. A long queue is therefore kept as a segment tree over arrival
+//! slots whose nodes know, per width class, the narrowest width and the
+//! shortest estimate below them, so a search descends only into subtrees
+//! that may hold a job narrow and short enough; at a leaf the same test is
+//! exact. A short queue is a plain list, walked: cheaper than any tree.
+//!
+//! Tree slots are handed out in arrival order and never reused; when they
+//! run out the tree is rebuilt over the jobs still waiting, in the same
+//! order, so its size follows the queue's length, not the trace's.
+
+use crate::sim::JobIdx;
+use crate::workload::Time;
+
+/// Width classes: 1, 2, 3-4, 5-8, ..., 65 and wider. A subtree keeps its
+/// narrowest width and shortest estimate per class, so a search for jobs
+/// both narrow and short enough is not misled by a narrow long job and a
+/// wide short one.
+pub(crate) const CLASSES: usize = 8;
+
+fn class(procs: u32) -> usize {
+    (procs.max(1).next_power_of_two().trailing_zeros() as usize).min(CLASSES - 1)
+}
+
+/// What a subtree holds, per width class: for a leaf, one job's values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Node {
+    /// The narrowest width of the class, `u32::MAX` when it has no job.
+    pub procs: [u32; CLASSES],
+    /// The shortest estimate of the class.
+    pub estimate: [Time; CLASSES],
+}
+
+impl Node {
+    const EMPTY: Node = Node {
+        procs: [u32::MAX; CLASSES],
+        estimate: [Time::MAX; CLASSES],
+    };
+
+    fn leaf(procs: u32, estimate: Time) -> Node {
+        let mut n = Node::EMPTY;
+        n.procs[class(procs)] = procs;
+        n.estimate[class(procs)] = estimate;
+        n
+    }
+
+    fn is_empty(&self) -> bool {
+        self.procs == [u32::MAX; CLASSES]
+    }
+
+    fn join(a: &Node, b: &Node) -> Node {
+        let mut n = *a;
+        for c in 0..CLASSES {
+            n.procs[c] = n.procs[c].min(b.procs[c]);
+            n.estimate[c] = n.estimate[c].min(b.estimate[c]);
+        }
+        n
+    }
+
+    /// Whether some class has its narrowest width and shortest estimate
+    /// passing `test`; for a leaf, whether the job does.
+    fn any(&self, test: &mut impl FnMut(u32, Time) -> bool) -> bool {
+        (0..CLASSES).any(|c| self.procs[c] != u32::MAX && test(self.procs[c], self.estimate[c]))
+    }
+}
+
+/// A queue longer than this becomes a tree; a tree shorter than
+/// `LIST_BELOW` becomes a list again (apart, so no length flips it back
+/// and forth).
+const TREE_ABOVE: usize = 128;
+const LIST_BELOW: usize = 32;
+
+/// Waiting jobs in arrival order, with their widths and estimates.
+pub(crate) struct WaitingQueue {
+    len: usize,
+    form: Form,
+}
+
+enum Form {
+    /// Entries `(job, procs, estimate)`; a job taken out in a pass keeps
+    /// its place, with `procs` `u32::MAX`, until [`WaitingQueue::settle`].
+    List(Vec<(JobIdx, u32, Time)>),
+    Tree(QueueTree),
+}
+
+/// Where a job was found: searches go on from the next position.
+pub(crate) type Position = u32;
+
+impl WaitingQueue {
+    pub fn new() -> Self {
+        WaitingQueue {
+            len: 0,
+            form: Form::List(Vec::new()),
+        }
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Appends a job arrived after every one in the queue.
+    pub fn push(&mut self, job: JobIdx, procs: u32, estimate: Time) {
+        self.len += 1;
+        match &mut self.form {
+            Form::List(list) => list.push((job, procs, estimate)),
+            Form::Tree(tree) => tree.push(job, procs, estimate),
+        }
+    }
+
+    /// The first job at or after `from`, in arrival order, whose width and
+    /// estimate pass `fits`, with its position. `fits` must pass a width
+    /// and estimate whenever it passes a wider or longer job: then a
+    /// subtree whose narrowest and shortest fail holds no answer.
+    pub fn first(
+        &self,
+        from: Position,
+        mut fits: impl FnMut(u32, Time) -> bool,
+    ) -> Option<(JobIdx, Position)> {
+        match &self.form {
+            Form::List(list) => list
+                .iter()
+                .enumerate()
+                .skip(from as usize)
+                .find(|(_, &(_, p, d))| p != u32::MAX && fits(p, d))
+                .map(|(i, &(job, _, _))| (job, i as Position)),
+            Form::Tree(tree) => tree
+                .first(from, |n| n.any(&mut fits))
+                .map(|job| (job, tree.slot(job))),
+        }
+    }
+
+    /// Takes out the job found at `at`; positions stay valid until
+    /// [`WaitingQueue::settle`].
+    pub fn remove(&mut self, job: JobIdx, at: Position) {
+        self.len -= 1;
+        match &mut self.form {
+            Form::List(list) => list[at as usize].1 = u32::MAX,
+            Form::Tree(tree) => tree.remove(job),
+        }
+    }
+
+    /// After a pass: closes the gaps, and turns a list grown long into a
+    /// tree or a tree grown short into a list.
+    pub fn settle(&mut self) {
+        match &mut self.form {
+            Form::List(list) => {
+                list.retain(|e| e.1 != u32::MAX);
+                if list.len() > TREE_ABOVE {
+                    let mut tree = QueueTree::new();
+                    for &(job, p, d) in list.iter() {
+                        tree.push(job, p, d);
+                    }
+                    self.form = Form::Tree(tree);
+                }
+            }
+            Form::Tree(tree) if self.len < LIST_BELOW => {
+                self.form = Form::List(tree.entries());
+            }
+            Form::Tree(_) => {}
+        }
+    }
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+struct QueueTree {
+    /// Leaves: a power of two.
+    cap: usize,
+    /// 1-based heap layout: node k has children 2k and 2k + 1, slot s is
+    /// leaf `cap + s`.
+    nodes: Vec<Node>,
+    /// The job of each slot handed out since the last rebuild.
+    jobs: Vec<JobIdx>,
+    /// Per job index: its slot, `NO_SLOT` when it is not in the tree.
+    slot_of: Vec<u32>,
+    len: usize,
+}
+
+impl QueueTree {
+    pub fn new() -> Self {
+        QueueTree {
+            cap: 0,
+            nodes: Vec::new(),
+            jobs: Vec::new(),
+            slot_of: Vec::new(),
+            len: 0,
+        }
+    }
+
+    /// The jobs in the tree in arrival order, with widths and estimates.
+    fn entries(&self) -> Vec<(JobIdx, u32, Time)> {
+        let mut out = Vec::with_capacity(self.len);
+        for (slot, &job) in self.jobs.iter().enumerate() {
+            if self.slot_of[job as usize] as usize != slot {
+                continue; // taken out
+            }
+            let leaf = &self.nodes[self.cap + slot];
+            let c = (0..CLASSES).find(|&c| leaf.procs[c] != u32::MAX);
+            if let Some(c) = c {
+                out.push((job, leaf.procs[c], leaf.estimate[c]));
+            }
+        }
+        out
+    }
+
+    /// The job's position in arrival order among the jobs in the tree: a
+    /// key that orders them as they arrived, valid until the next push.
+
+    pub fn slot(&self, job: JobIdx) -> u32 {
+        self.slot_of[job as usize]
+    }
+
+    /// Appends `job`, arrived after every job in the tree, with its width
+    /// and estimate.
+    pub fn push(&mut self, job: JobIdx, procs: u32, estimate: Time) {
+        debug_assert!(procs < u32::MAX);
+        if self.jobs.len() == self.cap {
+            self.rebuild();
+        }
+        let i = job as usize;
+        if self.slot_of.len() <= i {
+            self.slot_of.resize(i + 1, NO_SLOT);
+        }
+        debug_assert_eq!(self.slot_of[i], NO_SLOT, "job {job} pushed twice");
+        let slot = self.jobs.len();
+        self.jobs.push(job);
+        self.slot_of[i] = slot as u32;
+        self.len += 1;
+        self.set_leaf(slot, Node::leaf(procs, estimate));
+    }
+
+    pub fn remove(&mut self, job: JobIdx) {
+        let slot = std::mem::replace(&mut self.slot_of[job as usize], NO_SLOT);
+        debug_assert_ne!(slot, NO_SLOT, "job {job} is not in the tree");
+        self.len -= 1;
+        self.set_leaf(slot as usize, Node::EMPTY);
+    }
+
+    /// The first job, in arrival order, from slot `from` on, whose leaf and
+    /// every subtree above it pass `may`. `may` must hold for a subtree
+    /// whenever it holds for a leaf below it.
+    pub fn first(&self, from: u32, mut may: impl FnMut(&Node) -> bool) -> Option<JobIdx> {
+        if self.len == 0 {
+            return None;
+        }
+        self.first_in(1, 0, self.cap, from as usize, &mut may)
+            .map(|slot| self.jobs[slot])
+    }
+
+    fn first_in(
+        &self,
+        k: usize,
+        lo: usize,
+        hi: usize,
+        from: usize,
+        may: &mut impl FnMut(&Node) -> bool,
+    ) -> Option<usize> {
+        let node = &self.nodes[k];
+        if hi <= from || node.is_empty() || !may(node) {
+            return None;
+        }
+        if hi - lo == 1 {
+            return Some(lo);
+        }
+        let mid = (lo + hi) / 2;
+        self.first_in(2 * k, lo, mid, from, may)
+            .or_else(|| self.first_in(2 * k + 1, mid, hi, from, may))
+    }
+
+    fn set_leaf(&mut self, slot: usize, leaf: Node) {
+        let mut k = self.cap + slot;
+        self.nodes[k] = leaf;
+        while k > 1 {
+            k /= 2;
+            self.nodes[k] = Node::join(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
+        }
+    }
+
+    /// Slots ran out: the jobs still in the tree take the first slots, in
+    /// the same order, in a tree with room for as many again.
+    fn rebuild(&mut self) {
+        let leaves: Vec<(JobIdx, Node)> = self
+            .jobs
+            .iter()
+            .filter(|&&j| self.slot_of[j as usize] != NO_SLOT)
+            .map(|&j| (j, self.nodes[self.cap + self.slot_of[j as usize] as usize]))
+            .collect();
+        self.cap = (2 * leaves.len()).max(64).next_power_of_two();
+        self.nodes.clear();
+        self.nodes.resize(2 * self.cap, Node::EMPTY);
+        self.jobs.clear();
+        for (slot, &(job, leaf)) in leaves.iter().enumerate() {
+            self.jobs.push(job);
+            self.slot_of[job as usize] = slot as u32;
+            self.nodes[self.cap + slot] = leaf;
+        }
+        for k in (1..self.cap).rev() {
+            self.nodes[k] = Node::join(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn classes_group_widths_by_powers_of_two() {
+        let classes: Vec<usize> = [1, 2, 3, 4, 5, 8, 9, 64, 65, 100_000]
+            .into_iter()
+            .map(class)
+            .collect();
+        assert_eq!(classes, [0, 1, 2, 2, 3, 3, 4, 6, 7, 7]);
+    }
+
+    #[test]
+    fn first_finds_the_leftmost_job_both_narrow_and_short() {
+        for long in [false, true] {
+            let mut q = WaitingQueue::new();
+            if long {
+                // A tree: many jobs that fit nothing come first.
+                for job in 100..400 {
+                    q.push(job, 500, 1_000_000);
+                }
+                q.settle();
+                assert!(matches!(q.form, Form::Tree(_)));
+            }
+            for (job, procs, estimate) in [(7, 4, 10), (3, 1, 500), (9, 2, 20), (4, 1, 30)] {
+                q.push(job, procs, estimate);
+            }
+            let narrow = |p: u32, _| p <= 1;
+            let (job, at) = q.first(0, narrow).unwrap();
+            assert_eq!(job, 3);
+            assert_eq!(q.first(at + 1, narrow).map(|f| f.0), Some(4));
+            // Narrow and short: not job 3 (long), not job 7 (wide).
+            assert_eq!(q.first(0, |p, d| p <= 2 && d <= 25).map(|f| f.0), Some(9));
+            q.remove(3, at);
+            assert_eq!(q.first(0, narrow).map(|f| f.0), Some(4));
+            assert_eq!(q.first(0, |p, _| p > 1000), None);
+        }
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Push(u32, i64),
+        Remove(usize),
+        Settle,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            6 => (1..200u32, 1..50i64).prop_map(|(p, d)| Op::Push(p, d)),
+            4 => any::<usize>().prop_map(Op::Remove),
+            1 => Just(Op::Settle),
+        ]
+    }
+
+    proptest! {
+        /// Against a plain list in arrival order, as a list and as a tree,
+        /// through rebuilds and changes of form; the test is a staircase,
+        /// as backfilling asks (wider jobs must be shorter).
+        #[test]
+        fn searches_match_a_list(ops in prop::collection::vec(op(), 1..1200), probes in prop::collection::vec((1..200u32, 1..50i64), 10)) {
+            let mut q = WaitingQueue::new();
+            let mut list: Vec<(JobIdx, u32, Time)> = Vec::new();
+            let mut next_job = 0;
+            for op in ops {
+                match op {
+                    Op::Push(p, d) => {
+                        q.push(next_job, p, d);
+                        list.push((next_job, p, d));
+                        next_job += 1;
+                    }
+                    Op::Remove(i) if !list.is_empty() => {
+                        let (job, p, d) = list.remove(i % list.len());
+                        // The first job at least as narrow and short may be
+                        // another: walk the matches to this one.
+                        let (mut found, mut at) = q.first(0, |p2, d2| p2 <= p && d2 <= d).unwrap();
+                        while found != job {
+                            (found, at) = q.first(at + 1, |p2, d2| p2 <= p && d2 <= d).unwrap();
+                        }
+                        q.remove(job, at);
+                    }
+                    Op::Settle => q.settle(),
+                    _ => {}
+                }
+                prop_assert_eq!(q.len(), list.len());
+            }
+            for (free, long) in probes {
+                let fits = |p: u32, d: Time| p <= free && d <= long - (i64::from(p) / 10);
+                let mut want = list.iter().filter(|(_, p, d)| fits(*p, *d)).map(|e| e.0);
+                let mut from = 0;
+                while let Some((job, at)) = q.first(from, fits) {
+                    prop_assert_eq!(Some(job), want.next());
+                    from = at + 1;
+                }
+                prop_assert_eq!(want.next(), None);
+            }
+        }
+    }
+}
