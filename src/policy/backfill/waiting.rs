@@ -215,7 +215,6 @@ impl QueueTree {
 
     /// The job's position in arrival order among the jobs in the tree: a
     /// key that orders them as they arrived, valid until the next push.
-
     pub fn slot(&self, job: JobIdx) -> u32 {
         self.slot_of[job as usize]
     }
