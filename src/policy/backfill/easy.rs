@@ -127,25 +127,31 @@ fn own_queue_pass(
             reserved += 1;
         }
     }
-    // Per width asked, until when that many stay free: a job fits now when
-    // it ends by then. Valid until the next start.
+    // A tree asks about many subtrees: per width asked, until when that
+    // many stay free (a job fits now when it ends by then), valid until
+    // the next start. A list asks once per job: a window check stops
+    // sooner.
+    let long = queue.is_tree();
     let mut free_until: Vec<(u32, Option<Time>)> = Vec::new();
     while epoch.free() > 0 {
         let free = epoch.free();
         let profile = live.profile();
         free_until.clear();
         let fits = |p: u32, d: Time| {
-            p <= free && {
-                let until = match free_until.iter().find(|&&(q, _)| q == p) {
-                    Some(&(_, until)) => until,
-                    None => {
-                        let until = profile.free_until(p, now);
-                        free_until.push((p, until));
-                        until
-                    }
-                };
-                until.is_some_and(|end| now.saturating_add(d) <= end)
-            }
+            p <= free
+                && if long {
+                    let until = match free_until.iter().find(|&&(q, _)| q == p) {
+                        Some(&(_, until)) => until,
+                        None => {
+                            let until = profile.free_until(p, now);
+                            free_until.push((p, until));
+                            until
+                        }
+                    };
+                    until.is_some_and(|end| now.saturating_add(d) <= end)
+                } else {
+                    profile.fits(p, d, now)
+                }
         };
         let Some((job, at_position)) = queue.first(from, fits) else {
             break;

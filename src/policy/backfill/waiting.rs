@@ -108,6 +108,11 @@ impl WaitingQueue {
         self.len == 0
     }
 
+    /// Whether the queue is long enough to be kept as a tree.
+    pub fn is_tree(&self) -> bool {
+        matches!(self.form, Form::Tree(_))
+    }
+
     /// Appends a job arrived after every one in the queue.
     pub fn push(&mut self, job: JobIdx, procs: u32, estimate: Time) {
         self.len += 1;
