@@ -21,7 +21,7 @@ use crate::workload::Time;
 /// narrowest width and shortest estimate per class, so a search for jobs
 /// both narrow and short enough is not misled by a narrow long job and a
 /// wide short one.
-pub(crate) const CLASSES: usize = 8;
+const CLASSES: usize = 8;
 
 fn class(procs: u32) -> usize {
     (procs.max(1).next_power_of_two().trailing_zeros() as usize).min(CLASSES - 1)
@@ -31,9 +31,9 @@ fn class(procs: u32) -> usize {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Node {
     /// The narrowest width of the class, `u32::MAX` when it has no job.
-    pub procs: [u32; CLASSES],
+    procs: [u32; CLASSES],
     /// The shortest estimate of the class.
-    pub estimate: [Time; CLASSES],
+    estimate: [Time; CLASSES],
 }
 
 impl Node {
