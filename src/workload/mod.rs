@@ -76,10 +76,9 @@ impl Job {
     }
 }
 
-#[cfg(test)]
 impl Job {
     /// A measured job with an exact estimate and no user, deadline or
-    /// group, for unit tests; they set what they need on it.
+    /// group; the model and unit tests set what they need on it.
     pub(crate) fn plain(number: i64, submit: Time, runtime: Time, procs: u32) -> Job {
         Job {
             number,

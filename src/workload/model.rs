@@ -314,19 +314,9 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
                 ..SwfRecord::unknown()
             };
             Job {
-                number,
-                submit: submits[i],
-                runtime: runtimes[i],
                 estimate: estimates[i],
-                procs: procs[i],
-                user: -1,
-                group: -1,
-                user_group: 0,
-                deadline: None,
-                deadline_job: false,
-                measured: true,
-                follows: None,
                 swf,
+                ..Job::plain(number, submits[i], runtimes[i], procs[i])
             }
         })
         .collect();

@@ -13,9 +13,9 @@
 //! later one can move later when an earlier reservation moves up into its
 //! slot, so only the first carries a firm guarantee.
 //!
-//! In FCFS order with a bounded depth the queue is kept as a tree in
-//! arrival order ([`QueueTree`]): the jobs that may start now are found by
-//! descending only into subtrees narrow and short enough to fit, so a long
+//! In FCFS order with a bounded depth the policy keeps its own queue
+//! ([`WaitingQueue`]): a list while short, a tree while long, whose search
+//! for the jobs that may start now looks only where one may be, so a long
 //! queue of jobs that cannot start costs nothing per epoch.
 
 use super::{LiveProfile, WaitingQueue};
@@ -138,20 +138,21 @@ fn own_queue_pass(
         let profile = live.profile();
         free_until.clear();
         let fits = |p: u32, d: Time| {
-            p <= free
-                && if long {
-                    let until = match free_until.iter().find(|&&(q, _)| q == p) {
-                        Some(&(_, until)) => until,
-                        None => {
-                            let until = profile.free_until(p, now);
-                            free_until.push((p, until));
-                            until
-                        }
-                    };
-                    until.is_some_and(|end| now.saturating_add(d) <= end)
-                } else {
-                    profile.fits(p, d, now)
-                }
+            if p > free {
+                false
+            } else if long {
+                let until = match free_until.iter().find(|&&(q, _)| q == p) {
+                    Some(&(_, until)) => until,
+                    None => {
+                        let until = profile.free_until(p, now);
+                        free_until.push((p, until));
+                        until
+                    }
+                };
+                until.is_some_and(|end| now.saturating_add(d) <= end)
+            } else {
+                profile.fits(p, d, now)
+            }
         };
         let Some((job, at_position)) = queue.first(from, fits) else {
             break;
