@@ -23,7 +23,7 @@ use crate::workload::{Time, Workload};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
-pub use profile::Profile;
+pub use profile::{Profile, RunsWalked};
 
 /// Index of a job in [`Workload::jobs`].
 pub type JobIdx = u32;

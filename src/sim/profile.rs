@@ -120,6 +120,15 @@ impl Block {
     }
 }
 
+/// Where [`Profile::free_runs`] stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunsWalked {
+    /// At the limit, with the start of the run under way there, if any.
+    Until(Option<Time>),
+    /// Past the last step: every run was reported.
+    End,
+}
+
 /// A position: block index, step index in the block.
 type Pos = (usize, usize);
 
@@ -354,33 +363,62 @@ impl Profile {
         Some(Time::MAX)
     }
 
+    /// Walks the steps from the one covering `from` up to `until` and
+    /// reports each maximal run `[a, b)` of time with at least `p` free
+    /// that ends before `until` (`a` no earlier than `from`). `open` is the
+    /// start of a run already under way at `from`. A run reaching the last
+    /// step never ends and is reported with `b = Time::MAX`. Blocks all too
+    /// full or all free enough are passed whole.
+    pub fn free_runs(
+        &self,
+        p: u32,
+        from: Time,
+        until: Time,
+        mut open: Option<Time>,
+        mut run: impl FnMut(Time, Time),
+    ) -> RunsWalked {
+        let p64 = i64::from(p);
+        let (first_block, mut i) = self.locate(from);
+        for b in first_block..self.blocks.len() {
+            let blk = &self.blocks[b];
+            if blk.first() >= until {
+                return RunsWalked::Until(open);
+            }
+            let whole = i == 0 && blk.last() < until;
+            if whole && blk.max < p64 {
+                if let Some(a) = open.take() {
+                    run(a, blk.first());
+                }
+            } else if whole && blk.min >= p64 {
+                open.get_or_insert(blk.first().max(from));
+            } else {
+                for s in &blk.steps[i..] {
+                    if s.time >= until {
+                        return RunsWalked::Until(open);
+                    }
+                    let free = i64::from(s.free) + blk.add;
+                    match open {
+                        None if free >= p64 => open = Some(s.time.max(from)),
+                        Some(a) if free < p64 => {
+                            run(a, s.time);
+                            open = None;
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            i = 0;
+        }
+        if let Some(a) = open {
+            run(a, Time::MAX);
+        }
+        RunsWalked::End
+    }
+
     /// True when `p` processors are free throughout `[t, t + d)`.
     pub fn fits(&self, p: u32, d: Time, t: Time) -> bool {
         let at = self.locate(t);
         self.blocks[at.0].free(at.1) >= p && self.window_from(at, p, t.saturating_add(d)).is_ok()
-    }
-
-    /// True when at some time before `until` at least `p` processors are
-    /// free: a job held at `until` can only move earlier if so, since its own
-    /// hold does not cover that time. A read-only scan, cheaper than
-    /// releasing and re-placing the hold to find out.
-    pub fn free_somewhere_before(&self, p: u32, until: Time) -> bool {
-        for blk in &self.blocks {
-            if blk.first() >= until {
-                return false;
-            }
-            // The bound may be loose: it can only rule a block out.
-            if blk.max < i64::from(p) && blk.last() < until {
-                continue;
-            }
-            let found = (0..blk.steps.len())
-                .take_while(|&i| blk.steps[i].time < until)
-                .any(|i| blk.free(i) >= p);
-            if found || blk.last() >= until {
-                return found;
-            }
-        }
-        false
     }
 
     /// Holds `p` processors over `[t, t + d)`. The caller guarantees they are
@@ -600,12 +638,46 @@ mod tests {
     }
 
     #[test]
-    fn free_somewhere_before_scans_only_the_past_of_until() {
+    fn free_runs_report_each_run_once_and_the_one_under_way() {
+        // 10 processors: 2 free over [0, 100), 7 over [100, 150), 4 over
+        // [150, 200), 10 from 200 on.
         let mut p = Profile::new(10, 0);
         p.allocate(0, 100, 8);
-        assert!(p.free_somewhere_before(2, 50));
-        assert!(!p.free_somewhere_before(3, 100));
-        assert!(p.free_somewhere_before(3, 101));
+        p.allocate(100, 100, 3);
+        p.allocate(150, 50, 3);
+        let walk = |w, from, until, open| {
+            let mut runs = Vec::new();
+            let end = p.free_runs(w, from, until, open, |a, b| runs.push((a, b)));
+            (runs, end)
+        };
+        // Width 5: [100, 150), then [200, forever).
+        assert_eq!(
+            walk(5, 0, Time::MAX, None),
+            (vec![(100, 150), (200, Time::MAX)], RunsWalked::End)
+        );
+        // Stopped at 120, inside the first; resumed there.
+        assert_eq!(
+            walk(5, 0, 120, None),
+            (vec![], RunsWalked::Until(Some(100)))
+        );
+        assert_eq!(
+            walk(5, 120, 300, Some(100)),
+            (vec![(100, 150), (200, Time::MAX)], RunsWalked::End)
+        );
+        // Width 4 from 120: it never ends (no step after 200), and starts
+        // no earlier than asked; up to 170 it is under way.
+        assert_eq!(
+            walk(4, 120, 300, None),
+            (vec![(120, Time::MAX)], RunsWalked::End)
+        );
+        assert_eq!(
+            walk(4, 120, 170, None),
+            (vec![], RunsWalked::Until(Some(120)))
+        );
+        // Width 2: everything, from the start.
+        assert_eq!(walk(2, 0, 50, None), (vec![], RunsWalked::Until(Some(0))));
+        // Width 11 never fits.
+        assert_eq!(walk(11, 0, Time::MAX, None), (vec![], RunsWalked::End));
     }
 
     #[test]
@@ -774,8 +846,6 @@ mod tests {
                         prop_assert_eq!(Some(profile.earliest_start(p, d, from) as usize), want);
                     }
                     prop_assert_eq!(profile.fits(p, d, from), secs.window_ok(p, d, from as usize, None));
-                    let before = (start..(from as usize).min(H)).any(|u| secs.free[u] >= p);
-                    prop_assert_eq!(profile.free_somewhere_before(p, from), before);
                 }
                 // A held job's earlier start: its own hold counted free.
                 for &(t, d, p) in holds.iter().filter(|h| h.0 >= start as Time).take(10) {

@@ -8,6 +8,7 @@
 //! only ever moves earlier. With exact estimates nothing ends early and every job
 //! starts exactly at its first reservation.
 
+use super::FreeRuns;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, Profile};
 use crate::workload::Time;
@@ -20,6 +21,8 @@ pub struct Conservative {
     /// Reservation start per job index, NONE when the job holds none.
     reservation: Vec<Time>,
     queue: Vec<JobIdx>,
+    /// Where each width fits, during a compression pass.
+    runs: FreeRuns,
 }
 
 impl Conservative {
@@ -29,6 +32,7 @@ impl Conservative {
             profile: None,
             reservation: Vec::new(),
             queue: Vec::new(),
+            runs: FreeRuns::default(),
         }
     }
 }
@@ -57,21 +61,22 @@ impl Policy for Conservative {
             self.queue.clear();
             self.queue.extend_from_slice(waiting);
             self.rank.sort(now, jobs, &mut self.queue);
+            self.runs.reset(procs);
             for &job in &self.queue {
                 let old = self.reservation[job as usize];
                 if old == NONE {
                     continue; // arrived now: placed below
                 }
                 let info = &jobs[job as usize];
-                // Cheap filters first: most jobs cannot move.
-                if !profile.free_somewhere_before(info.procs, old) {
-                    continue;
-                }
-                let Some(at) = profile.earlier_start(info.procs, info.estimate, now, old) else {
+                let Some(at) = self
+                    .runs
+                    .earlier_start(profile, info.procs, info.estimate, old)
+                else {
                     continue;
                 };
                 profile.release(old, info.estimate, info.procs);
                 profile.allocate(at, info.estimate, info.procs);
+                self.runs.changed(at);
                 self.reservation[job as usize] = at;
                 epoch.reserve(job, at);
             }

@@ -12,6 +12,7 @@
 
 mod conservative;
 mod easy;
+mod free_runs;
 mod live;
 mod no_guarantee;
 mod waiting;
@@ -19,6 +20,7 @@ mod waiting;
 pub use conservative::Conservative;
 pub(crate) use easy::backfill_pass;
 pub use easy::Easy;
+pub(crate) use free_runs::FreeRuns;
 pub(crate) use live::LiveProfile;
 pub use no_guarantee::NoGuarantee;
 pub(crate) use waiting::WaitingQueue;
