@@ -79,6 +79,7 @@ fn epochs(c: &mut Criterion) {
             running: &running.iter().copied().collect(),
             arrived: &[],
             finished: &[],
+            speedups: &[],
         };
         for budget in [1000, 4000, 64000] {
             let spec = SearchSpec {

@@ -20,6 +20,7 @@ fn outcome(runs: Vec<Option<Run>>) -> Outcome {
         policy: "by hand".into(),
         runs,
         releases: vec![],
+        widths: vec![],
         epochs: 0,
         audit: None,
     }

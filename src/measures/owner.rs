@@ -243,6 +243,7 @@ mod tests {
                 Some(Run { start: 20, end: 60 }),
             ],
             releases: vec![],
+            widths: vec![],
             epochs: 0,
             audit: None,
         };

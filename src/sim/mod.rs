@@ -17,8 +17,10 @@
 //! reports through the generic [`Policy::stats`], not through the core.
 
 pub mod invariants;
+mod moldable;
 pub mod profile;
 
+use crate::workload::speedup::Downey;
 use crate::workload::{Time, Workload};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
@@ -153,9 +155,16 @@ pub struct State<'a> {
     /// Jobs finished for this epoch: all of this instant's, or per event the
     /// one job of this completion (none if the event is a submission).
     pub finished: &'a [Finished],
+    /// Speedup models by job index; empty when every job is rigid.
+    pub speedups: &'a [Option<Downey>],
 }
 
 impl State<'_> {
+    /// How `job`'s run time depends on its width, `None` for a rigid job.
+    pub fn speedup(&self, job: JobIdx) -> Option<&Downey> {
+        self.speedups.get(job as usize).and_then(Option::as_ref)
+    }
+
     /// Fills `profile` with the machine as running jobs hold it, from now on.
     /// Gives back to `profile`, kept across epochs, the rest of the holds of
     /// the jobs that ended before their estimates at this epoch; true when
@@ -188,6 +197,8 @@ pub struct Epoch<'a> {
     pub state: State<'a>,
     free_left: u32,
     started: Vec<JobIdx>,
+    /// The widths of the moldable jobs among `started`.
+    molded: moldable::Widths,
     wake_at: Option<Time>,
     violation: Option<String>,
     audit: Option<&'a mut Audit>,
@@ -219,6 +230,32 @@ impl Epoch<'_> {
         }
         self.free_left -= procs;
         self.started.push(job);
+    }
+
+    /// Starts a waiting moldable job now on `width` processors: from 1 to
+    /// its average parallelism, within the machine. It runs for its run
+    /// time at that width by its speedup model. A width the job cannot
+    /// take, or more processors than are free, is a policy bug (see
+    /// [`Epoch::start`]).
+    pub fn start_moldable(&mut self, job: JobIdx, width: u32) {
+        let (procs, machine) = (self.state.jobs[job as usize].procs, self.state.procs);
+        let problem = moldable::width_error(self.state.speedup(job), procs, machine, width)
+            .or_else(|| {
+                (width > self.free_left)
+                    .then(|| format!("needs {width} processors with {} free", self.free_left))
+            });
+        if let Some(problem) = problem {
+            self.violation.get_or_insert_with(|| {
+                format!(
+                    "policy started job {job} on {width} processors at {}: it {problem}",
+                    self.state.now
+                )
+            });
+            return;
+        }
+        self.free_left -= width;
+        self.started.push(job);
+        self.molded.push((job, width));
     }
 
     /// Asks for an epoch at time `t` even if no job arrives or ends then,
@@ -281,6 +318,9 @@ pub struct Outcome {
     /// When each follow-on chunk of a split job was submitted: the end of
     /// the chunk before it (see [`Job::follows`](crate::workload::Job)).
     pub releases: Vec<(JobIdx, Time)>,
+    /// The width each moldable job ran on, in start order (rigid jobs run
+    /// on their own; see [`realized`]).
+    pub widths: Vec<(JobIdx, u32)>,
     pub epochs: u64,
     pub audit: Option<Audit>,
 }
@@ -315,8 +355,9 @@ fn check_horizon(workload: &Workload) -> Result<(), SimError> {
     let mut latest = i128::from(last_submit);
     let mut longest_estimate: i128 = 0;
     for j in &workload.jobs {
-        latest += i128::from(j.sim_runtime().max(1));
-        longest_estimate = longest_estimate.max(i128::from(j.estimate.max(1)));
+        let (runtime, estimate) = moldable::longest_run(j);
+        latest += i128::from(runtime.max(1));
+        longest_estimate = longest_estimate.max(i128::from(estimate.max(1)));
     }
     if latest + longest_estimate > i128::from(HORIZON) {
         return Err(SimError::Horizon {
@@ -436,6 +477,8 @@ struct Board {
     arrived: Vec<JobIdx>,
     /// Jobs finished for this epoch.
     finished: Vec<Finished>,
+    /// Speedup models by job index, empty when all jobs are rigid.
+    speedups: Vec<Option<Downey>>,
 }
 
 impl Board {
@@ -482,6 +525,7 @@ impl Board {
             running: &self.running,
             arrived: &self.arrived,
             finished: &self.finished,
+            speedups: &self.speedups,
         }
     }
 }
@@ -521,6 +565,9 @@ struct Sim<'w, 'p> {
     started: Vec<JobIdx>,
     runs: Vec<Option<Run>>,
     releases: Vec<(JobIdx, Time)>,
+    /// Reused across epochs for the widths of moldable starts.
+    molded: moldable::Widths,
+    widths: moldable::Widths,
     epochs: u64,
     audit: Option<Audit>,
 }
@@ -565,6 +612,7 @@ impl<'w, 'p> Sim<'w, 'p> {
                 running: BTreeSet::new(),
                 arrived: Vec::new(),
                 finished: Vec::new(),
+                speedups: moldable::models(workload),
             },
             runtimes,
             successor,
@@ -579,6 +627,8 @@ impl<'w, 'p> Sim<'w, 'p> {
             started: Vec::new(),
             runs: vec![None; n],
             releases: Vec::new(),
+            molded: Vec::new(),
+            widths: Vec::new(),
             epochs: 0,
             audit: opts.audit.then(Audit::default),
         };
@@ -595,6 +645,7 @@ impl<'w, 'p> Sim<'w, 'p> {
             policy: self.name,
             runs: self.runs,
             releases: self.releases,
+            widths: self.widths,
             epochs: self.epochs,
             audit: self.audit,
         })
@@ -831,10 +882,13 @@ impl<'w, 'p> Sim<'w, 'p> {
         }
         let mut started = std::mem::take(&mut self.started);
         started.clear();
+        let mut molded = std::mem::take(&mut self.molded);
+        molded.clear();
         let mut epoch = Epoch {
             state: self.board.state(now),
             free_left: self.board.free,
             started,
+            molded,
             wake_at: None,
             violation: None,
             audit: self.audit.as_mut(),
@@ -844,11 +898,13 @@ impl<'w, 'p> Sim<'w, 'p> {
         self.epochs += 1;
         let Epoch {
             started,
+            molded,
             violation,
             wake_at,
             ..
         } = epoch;
         self.started = started;
+        self.molded = molded;
         if let Some(t) = wake_at {
             self.wakeups.push(Reverse(t));
         }
@@ -864,6 +920,7 @@ impl<'w, 'p> Sim<'w, 'p> {
         if self.started.is_empty() {
             return Ok(());
         }
+        self.mold_started();
         let b = &mut self.board;
         for &job in &self.started {
             let idx = job as usize;
@@ -899,6 +956,23 @@ impl<'w, 'p> Sim<'w, 'p> {
             b.drop_started(&self.is_waiting, self.started.len());
         }
         Ok(())
+    }
+
+    /// Gives the moldable jobs just started their widths, with their run
+    /// times and estimates there, before they are started.
+    fn mold_started(&mut self) {
+        for &(job, width) in &self.molded {
+            let idx = job as usize;
+            let j = &self.workload.jobs[idx];
+            // Checked by `Epoch::start_moldable`: the job has a model.
+            let Some(model) = &j.speedup else { continue };
+            let (runtime, estimate) = moldable::at_width(j, model, width);
+            let info = &mut self.board.jobs[idx];
+            info.procs = width;
+            info.estimate = estimate.max(1);
+            self.runtimes[idx] = runtime.max(1);
+            self.widths.push((job, width));
+        }
     }
 
     /// Nothing left to happen while jobs still wait: the policy will never
@@ -947,11 +1021,13 @@ fn successors(workload: &Workload) -> HashMap<JobIdx, JobIdx> {
     out
 }
 
-/// `workload` as it was really submitted in `outcome`: follow-on chunks get
-/// the submit times at which they were released. Measures read submit times
-/// from the workload, so they must see this one.
+/// `workload` as it was really submitted and run in `outcome`: follow-on
+/// chunks get the submit times at which they were released, moldable jobs
+/// the widths they ran on (with their run times and estimates there).
+/// Measures read submit times and widths from the workload, so they must
+/// see this one.
 pub fn realized<'w>(workload: &'w Workload, outcome: &Outcome) -> std::borrow::Cow<'w, Workload> {
-    if outcome.releases.is_empty() {
+    if outcome.releases.is_empty() && outcome.widths.is_empty() {
         return std::borrow::Cow::Borrowed(workload);
     }
     let mut w = workload.clone();
@@ -960,5 +1036,6 @@ pub fn realized<'w>(workload: &'w Workload, outcome: &Outcome) -> std::borrow::C
         j.submit = at;
         j.swf.submit = at;
     }
+    moldable::apply_widths(&mut w, outcome);
     std::borrow::Cow::Owned(w)
 }

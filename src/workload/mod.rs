@@ -7,6 +7,7 @@
 
 pub mod groups;
 pub mod model;
+pub mod speedup;
 pub mod swf;
 pub mod transform;
 
@@ -65,6 +66,10 @@ pub struct Job {
     /// of the chunk before it. Such a job is submitted when that chunk ends
     /// (its `submit` field until then is the original job's submit time).
     pub follows: Option<i64>,
+    /// How the job's run time depends on its width, when it is moldable
+    /// (the scheduler picks its width); `None` for a rigid job, which runs
+    /// on `procs`. `runtime` and `estimate` are then as measured on `procs`.
+    pub speedup: Option<speedup::Downey>,
     /// The trace's own fields, kept so a schedule can be written back as SWF.
     pub swf: SwfRecord,
 }
@@ -93,6 +98,7 @@ impl Job {
             deadline_job: false,
             measured: true,
             follows: None,
+            speedup: None,
             swf: SwfRecord::unknown(),
         }
     }

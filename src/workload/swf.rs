@@ -433,6 +433,7 @@ pub fn job_from_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropRea
         deadline_job: false,
         measured: true,
         follows: None,
+        speedup: None,
         swf: *r,
     })
 }

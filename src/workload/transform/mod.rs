@@ -3,8 +3,10 @@
 //! The SWF record of every job is kept in step with the simulated fields, so
 //! a transformed workload can be written back as SWF.
 
+mod moldable;
 mod scale_machine;
 
+pub use moldable::{effective_load, make_moldable, MoldableSpec, Parallelism, Sigma};
 pub use scale_machine::{scale_machine, MachineScale, DEFAULT_ENLARGE, MAX_SCALED_JOBS};
 
 use super::{DropReason, Time, Workload, MAX_TIME};
