@@ -10,6 +10,7 @@ pub mod backfill;
 pub mod fairshare;
 pub mod greedy;
 pub mod list;
+pub mod moldable;
 pub mod no_backfill;
 pub mod objective;
 pub mod order;
@@ -117,6 +118,8 @@ pub enum GoalPolicy {
     Search(search::SearchSpec),
     Admission(admission::AdmissionSpec),
     Greedy(greedy::GreedySpec),
+    /// The scheduler picks each moldable job's width (the MOLD paper).
+    Moldable(moldable::MoldableScheme),
 }
 
 impl GoalPolicy {
@@ -128,6 +131,7 @@ impl GoalPolicy {
             GoalPolicy::Search(spec) => Box::new(search::SearchPolicy::new(spec.clone())),
             GoalPolicy::Admission(spec) => Box::new(spec.build()),
             GoalPolicy::Greedy(spec) => Box::new(spec.build(calendar)),
+            GoalPolicy::Moldable(scheme) => scheme.build(),
         }
     }
 
@@ -158,6 +162,7 @@ impl GoalPolicy {
             GoalPolicy::Search(spec) => spec.describe(),
             GoalPolicy::Admission(spec) => spec.describe(),
             GoalPolicy::Greedy(spec) => spec.describe(),
+            GoalPolicy::Moldable(scheme) => scheme.describe(),
         }
     }
 }
@@ -171,6 +176,7 @@ impl fmt::Display for GoalPolicy {
             GoalPolicy::Search(s) => write!(f, "{}", s),
             GoalPolicy::Admission(a) => write!(f, "{a}"),
             GoalPolicy::Greedy(g) => write!(f, "{g}"),
+            GoalPolicy::Moldable(m) => write!(f, "{m}"),
         }
     }
 }

@@ -1,0 +1,281 @@
+//! Fair-share partition limits for moldable jobs, with the MOLD paper's
+//! overbooking and efficiency factors (Sabin, Lang and Sadayappan,
+//! sections 4-5 and Fig. 1).
+//!
+//! Each job's limit is its square-root weight fraction of the machine,
+//! `sqrt(w_i) / sum_j sqrt(w_j)` (weights in processor-seconds), times the
+//! overbooking factor ObF. With an efficiency factor EF > 0, processors then
+//! move one at a time from the job whose speedup curve is flattest at its
+//! limit to the one whose curve is steepest, each job staying within
+//! `[max(1, (1 - EF) L), min(machine, (1 + EF) L)]` of its fair-share limit
+//! `L`, until the flattest is no flatter than the steepest: that evens out
+//! the marginal speedups, which is what maximises the sum of speedups (the
+//! "instantaneous effective utilization").
+//!
+//! "Flattest" is measured by what a processor fewer costs the giver and
+//! "steepest" by what one more brings the taker, and, as the paper says of
+//! Fig. 1, a job either gains or loses, never both: with one slope for
+//! both, two jobs could hand the same processor back and forth forever.
+
+use crate::workload::speedup::Downey;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// One job asking for a limit.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Claim {
+    /// Processor-seconds it asks for (recorded width x estimate).
+    pub weight: f64,
+    pub model: Downey,
+}
+
+/// The speedup one more processor at `n` adds (none past the widest width
+/// a job may get).
+fn gain(model: &Downey, n: u32) -> f64 {
+    if n >= model.widest() {
+        0.0
+    } else {
+        model.speedup(n + 1) - model.speedup(n)
+    }
+}
+
+/// The speedup one processor fewer at `n` costs (at least 2).
+fn loss(model: &Downey, n: u32) -> f64 {
+    if n > model.widest() {
+        0.0
+    } else {
+        model.speedup(n) - model.speedup(n - 1)
+    }
+}
+
+/// A heap entry: a job's slope when pushed, and the move count of the job
+/// then, so that entries left behind by a later move are skipped.
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    slope: f64,
+    job: usize,
+    moves: u32,
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    /// By slope, then by job index: deterministic among equal slopes.
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.slope
+            .total_cmp(&other.slope)
+            .then(self.job.cmp(&other.job))
+    }
+}
+
+/// The limits of `claims` on a machine of `procs`, into `out` (same order).
+pub(super) fn limits(
+    claims: &[Claim],
+    procs: u32,
+    overbooking: f64,
+    efficiency: f64,
+    out: &mut Vec<u32>,
+) {
+    out.clear();
+    let total: f64 = claims.iter().map(|c| c.weight.max(0.0).sqrt()).sum();
+    let machine = f64::from(procs);
+    for c in claims {
+        let share = if total > 0.0 {
+            c.weight.max(0.0).sqrt() / total
+        } else {
+            1.0 / claims.len() as f64
+        };
+        let limit = (share * machine * overbooking).round().clamp(1.0, machine);
+        out.push(limit as u32);
+    }
+    if efficiency <= 0.0 || claims.len() < 2 {
+        return;
+    }
+    let bounds: Vec<(u32, u32)> = out
+        .iter()
+        .map(|&l| {
+            let l = f64::from(l);
+            let low = ((1.0 - efficiency) * l).ceil().max(1.0);
+            let high = ((1.0 + efficiency) * l).floor().min(machine);
+            (low as u32, high as u32)
+        })
+        .collect();
+    // Fig. 1's canMove: strictly inside its bounds.
+    let movable = |n: u32, (low, high): (u32, u32)| n > low && n < high;
+    let mut moves = vec![0u32; claims.len()];
+    // Once a job has given (taken), it only gives (takes).
+    let mut gave = vec![None::<bool>; claims.len()];
+    // The flattest giver on top of one heap, the steepest taker on top of
+    // the other.
+    let mut flattest = BinaryHeap::new();
+    let mut steepest = BinaryHeap::new();
+    let push = |job: usize,
+                n: u32,
+                moves: u32,
+                gave: Option<bool>,
+                flattest: &mut BinaryHeap<_>,
+                steepest: &mut BinaryHeap<_>| {
+        let model = &claims[job].model;
+        if gave != Some(false) {
+            flattest.push(std::cmp::Reverse(Entry {
+                slope: loss(model, n),
+                job,
+                moves,
+            }));
+        }
+        if gave != Some(true) {
+            steepest.push(Entry {
+                slope: gain(model, n),
+                job,
+                moves,
+            });
+        }
+    };
+    for job in 0..claims.len() {
+        if movable(out[job], bounds[job]) {
+            push(job, out[job], 0, None, &mut flattest, &mut steepest);
+        }
+    }
+    let current = |e: &Entry, out: &[u32], moves: &[u32]| {
+        e.moves == moves[e.job] && movable(out[e.job], bounds[e.job])
+    };
+    loop {
+        while flattest.peek().is_some_and(|r| !current(&r.0, out, &moves)) {
+            flattest.pop();
+        }
+        while steepest.peek().is_some_and(|e| !current(e, out, &moves)) {
+            steepest.pop();
+        }
+        let (Some(std::cmp::Reverse(mut s)), Some(mut l)) =
+            (flattest.peek().copied(), steepest.peek().copied())
+        else {
+            return;
+        };
+        if s.job == l.job {
+            // One job tops both (it has not moved yet): pair it with the
+            // next of either heap, whichever trade gains more.
+            let next_flat = second(&mut flattest, |r| current(&r.0, out, &moves)).map(|r| r.0);
+            let next_steep = second(&mut steepest, |e| current(e, out, &moves));
+            let gap = |a: Option<Entry>, b: Option<Entry>| a.zip(b).map(|(a, b)| b.slope - a.slope);
+            match (gap(next_flat, Some(l)), gap(Some(s), next_steep)) {
+                (Some(x), y) if y.is_none_or(|y| x >= y) => s = next_flat.expect("gap"),
+                (_, Some(_)) => l = next_steep.expect("gap"),
+                _ => return,
+            }
+        }
+        if s.slope >= l.slope {
+            return;
+        }
+        out[s.job] -= 1;
+        out[l.job] += 1;
+        gave[s.job] = Some(true);
+        gave[l.job] = Some(false);
+        for job in [s.job, l.job] {
+            moves[job] += 1;
+            if movable(out[job], bounds[job]) {
+                push(
+                    job,
+                    out[job],
+                    moves[job],
+                    gave[job],
+                    &mut flattest,
+                    &mut steepest,
+                );
+            }
+        }
+    }
+}
+
+/// The valid entry below the top of `heap` (entries failing `valid` are
+/// dropped on the way), the top staying in place.
+fn second<T: Ord + Copy>(heap: &mut BinaryHeap<T>, valid: impl Fn(&T) -> bool) -> Option<T> {
+    let top = heap.pop()?;
+    while heap.peek().is_some_and(|e| !valid(e)) {
+        heap.pop();
+    }
+    let next = heap.peek().copied();
+    heap.push(top);
+    next
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn claim(weight: f64, a: f64, sigma: f64) -> Claim {
+        Claim {
+            weight,
+            model: Downey::new(a, sigma).unwrap(),
+        }
+    }
+
+    #[test]
+    fn square_root_shares_scaled_by_overbooking() {
+        // Weights 100, 400, 1600: roots 10, 20, 40 of 70, on 70 processors:
+        // limits 10, 20, 40; with ObF 2: 20, 40, 70 (at most the machine).
+        let claims = [
+            claim(100.0, 70.0, 0.0),
+            claim(400.0, 70.0, 0.0),
+            claim(1600.0, 70.0, 0.0),
+        ];
+        let mut out = Vec::new();
+        limits(&claims, 70, 1.0, 0.0, &mut out);
+        assert_eq!(out, vec![10, 20, 40]);
+        limits(&claims, 70, 2.0, 0.0, &mut out);
+        assert_eq!(out, vec![20, 40, 70]);
+    }
+
+    #[test]
+    fn efficiency_moves_processors_to_the_steeper_curve() {
+        // Two equal weights on 20 processors: fair-share limits 10 and 10.
+        // Job 0 scales linearly to 20 (slope 1 everywhere); job 1 has A = 10
+        // (slope 0 from 10 on: S is flat at A). With EF 0.5 the bounds are
+        // [5, 15]: job 1 gives processors while its slope is below job 0's.
+        let claims = [claim(1.0, 20.0, 0.0), claim(1.0, 10.0, 0.0)];
+        let mut out = Vec::new();
+        limits(&claims, 20, 1.0, 0.5, &mut out);
+        // Job 1 is linear up to its A: its 10th processor is worth as much
+        // as job 0's 11th, so nothing moves.
+        assert_eq!(out, vec![10, 10]);
+        // Sigma 2 makes job 1's curve flatter than linear (its 10th
+        // processor adds 0.38, its 6th 0.55), so it gives until its lower
+        // bound (5), as job 0 takes until its upper bound (15).
+        let claims = [claim(1.0, 20.0, 0.0), claim(1.0, 10.0, 2.0)];
+        limits(&claims, 20, 1.0, 0.5, &mut out);
+        assert_eq!(out, vec![15, 5]);
+        // EF 0: the fair-share limits as they are.
+        limits(&claims, 20, 1.0, 0.0, &mut out);
+        assert_eq!(out, vec![10, 10]);
+    }
+
+    #[test]
+    fn three_jobs_worked_by_hand() {
+        // Weights 1, 1, 4 on 16 processors: roots 1, 1, 2 of 4, limits 4,
+        // 4, 8. Models: job 0 linear to 16 (slope 1); job 1 sigma 1, A 4
+        // (S(n) = 8n / (8 + n - 1): S(3) = 24/10, S(4) = 32/11, slope at
+        // 3 = 0.509; at 4 it is 0: no wider than A); job 2 linear to 16.
+        // EF 0.5: bounds [2, 6], [2, 6], [4, 12]. Job 1 is flattest at 4
+        // (slope 0) and gives to the lowest-indexed steepest (job 2 wins
+        // ties by index), then at 3 (0.509) and stops at its bound 2; jobs
+        // 0 and 2 keep slope 1 and never trade with each other.
+        let claims = [
+            claim(1.0, 16.0, 0.0),
+            claim(1.0, 4.0, 1.0),
+            claim(4.0, 16.0, 0.0),
+        ];
+        let mut out = Vec::new();
+        limits(&claims, 16, 1.0, 0.5, &mut out);
+        assert_eq!(out.iter().sum::<u32>(), 16);
+        assert_eq!(out[1], 2);
+        assert_eq!(out, vec![4, 2, 10]);
+    }
+}

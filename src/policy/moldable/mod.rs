@@ -1,0 +1,74 @@
+//! Moldable job scheduling (the MOLD paper: Sabin, Lang and Sadayappan,
+//! "Moldable Parallel Job Scheduling Using Job Efficiency: An Iterative
+//! Approach"): the scheduler, not the user, picks each job's width, from
+//! the job's speedup model (see [`crate::workload::speedup`]).
+//!
+//! - [`FairShare`]: square-root fair-share limits with an overbooking
+//!   factor and an efficiency factor, each job then taking the width below
+//!   its limit that ends it earliest, with aggressive backfilling;
+
+mod fair_share;
+mod limits;
+pub(crate) mod width;
+
+pub use fair_share::FairShare;
+
+use crate::sim::Policy;
+use serde::Serialize;
+use std::fmt;
+
+/// A moldable scheduling scheme, as plain data.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum MoldableScheme {
+    /// Fair-share limits scaled by the overbooking factor (ObF, at least 1)
+    /// and shifted by the efficiency factor (EF, 0 to 1).
+    FairShare { overbooking: f64, efficiency: f64 },
+}
+
+impl MoldableScheme {
+    pub fn build(&self) -> Box<dyn Policy> {
+        match *self {
+            MoldableScheme::FairShare {
+                overbooking,
+                efficiency,
+            } => Box::new(FairShare::new(overbooking, efficiency)),
+        }
+    }
+
+    /// The scheme in words, as (field, sentence) lines.
+    pub fn describe(&self) -> Vec<(&'static str, String)> {
+        match *self {
+            MoldableScheme::FairShare {
+                overbooking,
+                efficiency,
+            } => vec![
+                (
+                    "widths",
+                    "the scheduler picks each moldable job's width at schedule time: the width up to its limit that gives its earliest estimated completion (ties: fewer processors)".to_string(),
+                ),
+                (
+                    "limits",
+                    format!(
+                        "square-root fair share of the machine among waiting jobs (weight: width x estimate), times overbooking factor {overbooking}; efficiency factor {efficiency} then moves processors from the flattest speedup curves to the steepest, each limit within [max(1, (1 - {efficiency}) L), min(machine, (1 + {efficiency}) L)] of its fair share L"
+                    ),
+                ),
+                (
+                    "dispatch",
+                    "aggressive backfilling in FCFS order: a job starts when its best width starts now; the first job whose best start is later holds the one reservation, which no later job may delay".to_string(),
+                ),
+            ],
+        }
+    }
+}
+
+impl fmt::Display for MoldableScheme {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoldableScheme::FairShare {
+                overbooking,
+                efficiency,
+            } => write!(f, "moldable-fairshare(obf {overbooking}, ef {efficiency})"),
+        }
+    }
+}

@@ -1,0 +1,163 @@
+//! Moldable scheduling (the MOLD paper): hand-worked schedules, and the
+//! invariants every moldable scheme must keep on model workloads made
+//! moldable both ways the paper makes them: never more processors than the
+//! machine, no job wider than its average parallelism A or the machine, and
+//! every job running exactly its model's time at the width it got.
+
+use goalc::policy::moldable::MoldableScheme;
+use goalc::sim::invariants::check_schedule;
+use goalc::sim::{realized, simulate, Outcome, SimOptions};
+use goalc::workload::model::{generate, ModelParams};
+use goalc::workload::speedup::Downey;
+use goalc::workload::transform::{
+    make_moldable, scale_load_by_runtimes, MoldableSpec, Parallelism, Sigma,
+};
+use goalc::workload::Workload;
+
+mod common;
+
+fn schemes() -> Vec<MoldableScheme> {
+    let mut out = Vec::new();
+    for overbooking in [1.0, 4.0] {
+        for efficiency in [0.0, 0.5, 1.0] {
+            out.push(MoldableScheme::FairShare {
+                overbooking,
+                efficiency,
+            });
+        }
+    }
+    out
+}
+
+fn model(parallelism: Parallelism, load: f64) -> Workload {
+    let rigid = generate(&ModelParams {
+        jobs: 1500,
+        procs: 128,
+        seed: 3,
+        widest: None,
+    })
+    .expect("model");
+    let loaded = scale_load_by_runtimes(&rigid, load).expect("load");
+    let spec = MoldableSpec {
+        parallelism,
+        sigma: Sigma::Uniform {
+            low: 0.0,
+            high: 2.0,
+        },
+        seed: 11,
+    };
+    make_moldable(&loaded, &spec).expect("moldable")
+}
+
+/// The moldable invariants, on the workload as given and the outcome.
+fn check_moldable(w: &Workload, o: &Outcome) {
+    let real = realized(w, o);
+    check_schedule(&real, o).unwrap_or_else(|e| panic!("{}: {e:?}", o.policy));
+    let mut molded = vec![false; w.jobs.len()];
+    for &(job, width) in &o.widths {
+        let j = &w.jobs[job as usize];
+        let model = j.speedup.expect("only moldable jobs get widths");
+        assert!(
+            width >= 1 && width <= w.procs,
+            "{}: job {} on {width}",
+            o.policy,
+            j.number
+        );
+        assert!(
+            f64::from(width) <= model.a,
+            "{}: job {} on {width}, A = {}",
+            o.policy,
+            j.number,
+            model.a
+        );
+        let run = o.runs[job as usize].expect("a job given a width ran");
+        let expected = model.scale(j.sim_runtime(), j.procs, width);
+        assert_eq!(
+            run.end - run.start,
+            expected,
+            "{}: job {} on {width}",
+            o.policy,
+            j.number
+        );
+        assert!(!molded[job as usize], "job {} molded twice", j.number);
+        molded[job as usize] = true;
+    }
+    // Every moldable job that ran got a width.
+    for (k, (j, r)) in w.jobs.iter().zip(&o.runs).enumerate() {
+        if j.speedup.is_some() && r.is_some() {
+            assert!(
+                molded[k],
+                "{}: job {} ran without a width",
+                o.policy, j.number
+            );
+        }
+    }
+}
+
+#[test]
+fn every_scheme_keeps_the_invariants() {
+    for parallelism in [
+        Parallelism::System,
+        Parallelism::TimesWidth {
+            low: 1.0,
+            high: 2.0,
+        },
+    ] {
+        for load in [0.5, 0.9] {
+            let w = model(parallelism, load);
+            for scheme in schemes() {
+                let mut policy = scheme.build();
+                let o = simulate(&w, policy.as_mut(), SimOptions::default())
+                    .unwrap_or_else(|e| panic!("{scheme} at load {load}: {e}"));
+                check_moldable(&w, &o);
+            }
+        }
+    }
+}
+
+/// A machine of 8 processors and three jobs, worked by hand.
+///
+/// - Job 1 at 0: 400 s on 2, linear to 8 (800 of work).
+/// - Job 2 at 0: 300 s on 1, linear to 8 (300 of work).
+/// - Job 3 at 0: 100 s on 4, A = 4 (sigma 0: linear to 4, 400 of work).
+///
+/// Weights (width x estimate): 800, 300, 400; square roots 28.28, 17.32,
+/// 20: shares 0.431, 0.264, 0.305 of 8 processors: limits 3, 2, 2 (ObF 1,
+/// rounded). At 0, in FCFS order on an empty machine: job 1 on 3 (267 s,
+/// the widest is best), job 2 on 2 (150 s), job 3 on 2 (200 s): 7 of 8
+/// processors busy. With ObF 4 the limits are 8, 8, 8 (capped by the
+/// machine; job 3 by its A, 4): job 1 takes all 8 (100 s); job 2 ends
+/// earliest on 8 from 100 (300/8: 38 s, ends 138) and holds the
+/// reservation; job 3 ends earliest on 4 from 138 (ends 238) and waits.
+/// At 100 job 2 starts as reserved; at 138 job 3 does.
+#[test]
+fn fair_share_by_hand() {
+    let linear = Downey::new(8.0, 0.0).unwrap();
+    let mut w = common::tiny(8, &[(0, 400, 400, 2), (0, 300, 300, 1), (0, 100, 100, 4)]);
+    w.jobs[0].speedup = Some(linear);
+    w.jobs[1].speedup = Some(linear);
+    w.jobs[2].speedup = Some(Downey::new(4.0, 0.0).unwrap());
+
+    let run = |overbooking| {
+        let scheme = MoldableScheme::FairShare {
+            overbooking,
+            efficiency: 0.0,
+        };
+        let o = simulate(&w, scheme.build().as_mut(), SimOptions::default()).unwrap();
+        check_moldable(&w, &o);
+        let mut widths = o.widths.clone();
+        widths.sort();
+        let runs: Vec<_> = o.runs.iter().map(|r| r.map(|r| (r.start, r.end))).collect();
+        (widths, runs)
+    };
+    let (widths, runs) = run(1.0);
+    assert_eq!(widths, vec![(0, 3), (1, 2), (2, 2)]);
+    assert_eq!(runs, vec![Some((0, 267)), Some((0, 150)), Some((0, 200))]);
+
+    let (widths, runs) = run(4.0);
+    assert_eq!(widths, vec![(0, 8), (1, 8), (2, 4)]);
+    assert_eq!(
+        runs,
+        vec![Some((0, 100)), Some((100, 138)), Some((138, 238))]
+    );
+}
