@@ -26,6 +26,7 @@ fn schemes() -> Vec<MoldableScheme> {
             });
         }
     }
+    out.push(MoldableScheme::Iterative);
     out
 }
 
@@ -159,5 +160,40 @@ fn fair_share_by_hand() {
     assert_eq!(
         runs,
         vec![Some((0, 100)), Some((100, 138)), Some((138, 238))]
+    );
+}
+
+/// The iterative allocator on a queue of two, worked by hand (4
+/// processors, both jobs at 0, exact estimates).
+///
+/// - Job 1: 400 s on 1, linear to 4: 400, 200, 134, 100 s on 1 to 4.
+/// - Job 2: 100 s on 1, linear to 2: 100, 50 s on 1, 2.
+///
+/// Both on 1: ends 400 and 100, turnarounds 500 in all. Job 1 shrinks most
+/// (200): on 2 it ends at 200, 300 in all: kept. Job 1 again (66): on 3,
+/// ends 134, job 2 still fits beside it: 234: kept. Now job 2 shrinks most
+/// (50): on 2 it must wait for job 1 (1 free until 134), ends 184: 318,
+/// refused, job 2 marked. Job 1 (34): on 4 it pushes job 2 to 100, ends
+/// 200: 300, refused, marked. Nothing unmarked is left: job 1 runs on 3,
+/// job 2 on 1, both now.
+#[test]
+fn iterative_by_hand() {
+    let mut w = common::tiny(4, &[(0, 400, 400, 1), (0, 100, 100, 1)]);
+    w.jobs[0].speedup = Some(Downey::new(4.0, 0.0).unwrap());
+    w.jobs[1].speedup = Some(Downey::new(2.0, 0.0).unwrap());
+    let mut policy = MoldableScheme::Iterative.build();
+    let o = simulate(&w, policy.as_mut(), SimOptions::default()).unwrap();
+    check_moldable(&w, &o);
+    assert_eq!(o.widths, vec![(0, 3), (1, 1)]);
+    let runs: Vec<_> = o.runs.iter().map(|r| r.map(|r| (r.start, r.end))).collect();
+    assert_eq!(runs, vec![Some((0, 134)), Some((0, 100))]);
+    let stats = policy.stats();
+    // Four widenings tried at the first epoch, two kept.
+    assert_eq!(
+        (
+            stats.counter("widenings_tried"),
+            stats.counter("widenings_kept")
+        ),
+        (Some(4), Some(2))
     );
 }

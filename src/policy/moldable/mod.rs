@@ -6,12 +6,17 @@
 //! - [`FairShare`]: square-root fair-share limits with an overbooking
 //!   factor and an efficiency factor, each job then taking the width below
 //!   its limit that ends it earliest, with aggressive backfilling;
+//! - [`Iterative`]: no parameters: from one processor each, processors are
+//!   added one at a time where they shorten a conservative schedule's
+//!   average turnaround.
 
 mod fair_share;
+mod iterative;
 mod limits;
 pub(crate) mod width;
 
 pub use fair_share::FairShare;
+pub use iterative::Iterative;
 
 use crate::sim::Policy;
 use serde::Serialize;
@@ -24,6 +29,8 @@ pub enum MoldableScheme {
     /// Fair-share limits scaled by the overbooking factor (ObF, at least 1)
     /// and shifted by the efficiency factor (EF, 0 to 1).
     FairShare { overbooking: f64, efficiency: f64 },
+    /// The iterative allocator of section 6 (Fig. 6): no parameters.
+    Iterative,
 }
 
 impl MoldableScheme {
@@ -33,6 +40,7 @@ impl MoldableScheme {
                 overbooking,
                 efficiency,
             } => Box::new(FairShare::new(overbooking, efficiency)),
+            MoldableScheme::Iterative => Box::new(Iterative::new()),
         }
     }
 
@@ -58,6 +66,16 @@ impl MoldableScheme {
                     "aggressive backfilling in FCFS order: a job starts when its best width starts now; the first job whose best start is later holds the one reservation, which no later job may delay".to_string(),
                 ),
             ],
+            MoldableScheme::Iterative => vec![
+                (
+                    "widths",
+                    "iterative (no parameters): at every epoch every waiting moldable job starts on 1 processor; repeatedly the unmarked job whose estimate shrinks most from one more processor gets it, kept if the planned average turnaround improves, else taken back and the job marked".to_string(),
+                ),
+                (
+                    "dispatch",
+                    "a conservative schedule of the whole queue in FCFS order, rebuilt at every epoch; the jobs planned for now start".to_string(),
+                ),
+            ],
         }
     }
 }
@@ -69,6 +87,7 @@ impl fmt::Display for MoldableScheme {
                 overbooking,
                 efficiency,
             } => write!(f, "moldable-fairshare(obf {overbooking}, ef {efficiency})"),
+            MoldableScheme::Iterative => write!(f, "moldable-iterative"),
         }
     }
 }
