@@ -14,6 +14,7 @@
 //! live with the search ([`crate::policy::objective`]).
 
 pub mod fairness;
+pub mod moldable;
 pub mod owner;
 
 use crate::sim::{Outcome, Run};

@@ -91,10 +91,14 @@ fn place(profile: &mut Profile, now: Time, plan: &mut [Placed], before: &mut Vec
     while before.len() < plan.len() {
         before.push(Profile::new(1, 0));
     }
-    for (p, copy) in plan.iter_mut().zip(before.iter_mut()) {
+    let last = plan.len().saturating_sub(1);
+    for (i, (p, copy)) in plan.iter_mut().zip(before.iter_mut()).enumerate() {
         copy.copy_from(profile);
         p.start = profile.earliest_start(p.width, p.estimate, now);
-        profile.allocate(p.start, p.estimate, p.width);
+        // No one is placed after the last: its hold is not needed.
+        if i < last {
+            profile.allocate(p.start, p.estimate, p.width);
+        }
     }
 }
 
