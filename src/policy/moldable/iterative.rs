@@ -16,19 +16,28 @@
 
 use super::width::estimate_at;
 use crate::policy::backfill::LiveProfile;
-use crate::sim::{Epoch, JobIdx, Policy, PolicyStats, Profile};
+use crate::sim::{Epoch, JobIdx, JobInfo, Policy, PolicyStats, Profile};
 use crate::workload::speedup::Downey;
 use crate::workload::Time;
 use std::collections::BinaryHeap;
 
-/// One waiting job as currently planned.
+/// A waiting job as the planner sees it.
 #[derive(Debug, Clone, Copy)]
-struct Placed {
-    job: JobIdx,
-    submit: Time,
-    width: u32,
-    estimate: Time,
-    start: Time,
+pub struct Queued {
+    pub job: JobIdx,
+    pub info: JobInfo,
+    /// `None` for a rigid job, planned on its own width.
+    pub model: Option<Downey>,
+}
+
+/// One waiting job as planned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placed {
+    pub job: JobIdx,
+    pub submit: Time,
+    pub width: u32,
+    pub estimate: Time,
+    pub start: Time,
 }
 
 /// A job that may get one more processor: how much its estimate would
@@ -40,8 +49,10 @@ struct Candidate {
     position: std::cmp::Reverse<usize>,
 }
 
-pub struct Iterative {
-    live: LiveProfile,
+/// Fig. 6 on one queue: the plan of one scheduling decision. Kept between
+/// decisions only for its buffers.
+#[derive(Default)]
+pub struct Planner {
     plan: Vec<Placed>,
     /// Placements as they were while a change is tried, to put back.
     saved: Vec<Placed>,
@@ -50,13 +61,19 @@ pub struct Iterative {
     before: Vec<Profile>,
     trial: Vec<Profile>,
     /// The profile a change is tried on.
-    work: Profile,
-    /// Speedup model and widest width per queue position (`None`: rigid).
-    models: Vec<Option<(Downey, u32)>>,
+    work: Option<Profile>,
+    /// Widest width per queue position (0: rigid).
+    widest: Vec<u32>,
     candidates: BinaryHeap<Candidate>,
-    /// Changes tried and kept over the run.
-    tried: u64,
-    kept: u64,
+    /// Changes tried and kept over all decisions.
+    pub tried: u64,
+    pub kept: u64,
+}
+
+pub struct Iterative {
+    live: LiveProfile,
+    planner: Planner,
+    queue: Vec<Queued>,
     /// Microseconds per epoch with jobs waiting.
     timings: Vec<u64>,
 }
@@ -65,15 +82,8 @@ impl Iterative {
     pub fn new() -> Self {
         Iterative {
             live: LiveProfile::new(),
-            plan: Vec::new(),
-            saved: Vec::new(),
-            before: Vec::new(),
-            trial: Vec::new(),
-            work: Profile::new(1, 0),
-            models: Vec::new(),
-            candidates: BinaryHeap::new(),
-            tried: 0,
-            kept: 0,
+            planner: Planner::default(),
+            queue: Vec::new(),
             timings: Vec::new(),
         }
     }
@@ -109,62 +119,47 @@ fn turnaround(plan: &[Placed]) -> i128 {
         .sum()
 }
 
-impl Policy for Iterative {
-    fn name(&self) -> String {
-        "moldable-iterative".into()
-    }
-
-    fn stats(&self) -> PolicyStats {
-        PolicyStats {
-            counters: vec![
-                ("widenings_tried", self.tried),
-                ("widenings_kept", self.kept),
-            ],
-            timings: vec![("epoch_us", self.timings.clone())],
-        }
-    }
-
-    fn schedule(&mut self, epoch: &mut Epoch<'_>) {
-        let clock = std::time::Instant::now();
-        let state = &epoch.state;
-        let (now, procs, jobs) = (state.now, state.procs, state.jobs);
-        self.live.sync(state);
-        if state.waiting.is_empty() {
-            return;
-        }
-        // Every moldable job on one processor; rigid ones on their own.
+impl Planner {
+    /// Plans `queue` (in FCFS order) on a machine of `procs` whose running
+    /// jobs hold `running` from `now` on: every moldable job from one
+    /// processor, widened one processor at a time while the average
+    /// turnaround of the plan improves.
+    pub fn plan(
+        &mut self,
+        running: &Profile,
+        now: Time,
+        procs: u32,
+        queue: &[Queued],
+    ) -> &[Placed] {
         self.plan.clear();
-        self.models.clear();
+        self.widest.clear();
         self.candidates.clear();
-        for (position, &job) in state.waiting.iter().enumerate() {
-            let info = &jobs[job as usize];
-            let model = state
-                .speedup(job)
-                .map(|m| (*m, m.widest().min(procs).max(1)));
-            let (width, estimate) = match &model {
-                Some((m, _)) => (1, estimate_at(info, m, 1)),
-                None => (info.procs, info.estimate),
+        for (position, q) in queue.iter().enumerate() {
+            let widest = q.model.map_or(0, |m| m.widest().min(procs).max(1));
+            let (width, estimate) = match &q.model {
+                Some(m) => (1, estimate_at(&q.info, m, 1)),
+                None => (q.info.procs, q.info.estimate),
             };
             self.plan.push(Placed {
-                job,
-                submit: info.submit,
+                job: q.job,
+                submit: q.info.submit,
                 width,
                 estimate,
                 start: now,
             });
-            if let Some((m, widest)) = model {
+            if let Some(m) = &q.model {
                 if widest > 1 {
-                    let shrink = estimate - estimate_at(info, &m, 2);
                     self.candidates.push(Candidate {
-                        shrink,
+                        shrink: estimate - estimate_at(&q.info, m, 2),
                         position: std::cmp::Reverse(position),
                     });
                 }
             }
-            self.models.push(model);
+            self.widest.push(widest);
         }
-        self.work.copy_from(self.live.profile());
-        place(&mut self.work, now, &mut self.plan, &mut self.before);
+        let work = self.work.get_or_insert_with(|| Profile::new(1, 0));
+        work.copy_from(running);
+        place(work, now, &mut self.plan, &mut self.before);
         let mut total = turnaround(&self.plan);
 
         while let Some(c) = self.candidates.pop() {
@@ -172,25 +167,27 @@ impl Policy for Iterative {
                 break; // no one gains from a processor more
             }
             let k = c.position.0;
-            let (model, widest) = self.models[k].expect("candidates are moldable");
+            let (info, model) = (
+                &queue[k].info,
+                queue[k].model.expect("candidates are moldable"),
+            );
             self.tried += 1;
             // Widen k and place it and the ones after it again, from the
             // profile before k.
             self.saved.clear();
             self.saved.extend_from_slice(&self.plan[k..]);
-            let info = &jobs[self.plan[k].job as usize];
             let width = self.plan[k].width + 1;
             self.plan[k].width = width;
             self.plan[k].estimate = estimate_at(info, &model, width);
-            self.work.copy_from(&self.before[k]);
-            place(&mut self.work, now, &mut self.plan[k..], &mut self.trial);
+            work.copy_from(&self.before[k]);
+            place(work, now, &mut self.plan[k..], &mut self.trial);
             let changed = turnaround(&self.plan);
             if changed < total {
                 total = changed;
                 self.kept += 1;
                 let n = self.plan.len() - k;
                 self.before[k..k + n].swap_with_slice(&mut self.trial[..n]);
-                if width < widest {
+                if width < self.widest[k] {
                     let shrink = self.plan[k].estimate - estimate_at(info, &model, width + 1);
                     self.candidates.push(Candidate {
                         shrink,
@@ -203,14 +200,49 @@ impl Policy for Iterative {
                 self.plan[k..].copy_from_slice(&self.saved);
             }
         }
+        &self.plan
+    }
+}
 
-        // The jobs due now take their holds as running jobs.
-        for (k, p) in self.plan.iter().enumerate() {
+impl Policy for Iterative {
+    fn name(&self) -> String {
+        "moldable-iterative".into()
+    }
+
+    fn stats(&self) -> PolicyStats {
+        PolicyStats {
+            counters: vec![
+                ("widenings_tried", self.planner.tried),
+                ("widenings_kept", self.planner.kept),
+            ],
+            timings: vec![("epoch_us", self.timings.clone())],
+        }
+    }
+
+    fn schedule(&mut self, epoch: &mut Epoch<'_>) {
+        let clock = std::time::Instant::now();
+        let state = &epoch.state;
+        let (now, procs) = (state.now, state.procs);
+        self.live.sync(state);
+        if state.waiting.is_empty() {
+            return;
+        }
+        self.queue.clear();
+        self.queue.extend(state.waiting.iter().map(|&job| Queued {
+            job,
+            info: state.jobs[job as usize],
+            model: state.speedup(job).copied(),
+        }));
+        let plan = self
+            .planner
+            .plan(self.live.profile(), now, procs, &self.queue);
+        // The jobs due now start, taking their holds as running jobs.
+        for (p, q) in plan.iter().zip(&self.queue) {
             if p.start != now {
                 continue;
             }
             self.live.start(now, p.estimate, p.width);
-            if self.models[k].is_some() {
+            if q.model.is_some() {
                 epoch.start_moldable(p.job, p.width);
             } else {
                 epoch.start(p.job);

@@ -16,7 +16,7 @@ mod limits;
 pub(crate) mod width;
 
 pub use fair_share::FairShare;
-pub use iterative::Iterative;
+pub use iterative::{Iterative, Placed, Planner, Queued};
 
 use crate::sim::Policy;
 use serde::Serialize;
