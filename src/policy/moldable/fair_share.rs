@@ -3,8 +3,9 @@
 //! width.
 //!
 //! At every epoch each waiting moldable job gets a limit (its square-root
-//! fair share of the machine, times the overbooking factor, moved by the
-//! efficiency factor; see [`super::limits`]). Then, in FCFS order, each job
+//! fair share of the machine among the jobs in the system, waiting and
+//! running, times the overbooking factor, moved by the efficiency factor;
+//! see [`super::limits`]). Then, in FCFS order, each job
 //! takes the width up to its limit that gives it the earliest estimated
 //! completion on the profile of running jobs and reservations: if that
 //! start is now, it starts; the first job whose best start is later holds
@@ -55,21 +56,32 @@ impl Policy for FairShare {
         if waiting.is_empty() {
             return;
         }
-        // Limits for the moldable jobs waiting now.
+        // Limits for the moldable jobs waiting now; every job in the system
+        // has a share. A weight is processor-seconds asked for: width x
+        // estimate (for a running job, at the width it got).
+        let weight = |job: JobIdx| {
+            let info = &jobs[job as usize];
+            f64::from(info.procs) * info.estimate as f64
+        };
         self.claims.clear();
         self.claim_of.clear();
+        let mut others: f64 = state.running.iter().map(|r| weight(r.job).sqrt()).sum();
         for &job in waiting {
-            let info = &jobs[job as usize];
-            self.claim_of.push(state.speedup(job).map(|model| {
+            let claim = state.speedup(job).map(|model| {
                 self.claims.push(Claim {
-                    weight: f64::from(info.procs) * info.estimate as f64,
+                    weight: weight(job),
                     model: *model,
                 });
                 self.claims.len() - 1
-            }));
+            });
+            if claim.is_none() {
+                others += weight(job).sqrt();
+            }
+            self.claim_of.push(claim);
         }
         limits(
             &self.claims,
+            others,
             procs,
             self.overbooking,
             self.efficiency,

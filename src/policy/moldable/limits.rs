@@ -78,15 +78,20 @@ impl Ord for Entry {
 }
 
 /// The limits of `claims` on a machine of `procs`, into `out` (same order).
+///
+/// `others` is the sum of the square-root weights of the other jobs in the
+/// system (running ones, rigid ones): they count in the shares, but get no
+/// limit.
 pub(super) fn limits(
     claims: &[Claim],
+    others: f64,
     procs: u32,
     overbooking: f64,
     efficiency: f64,
     out: &mut Vec<u32>,
 ) {
     out.clear();
-    let total: f64 = claims.iter().map(|c| c.weight.max(0.0).sqrt()).sum();
+    let total: f64 = others + claims.iter().map(|c| c.weight.max(0.0).sqrt()).sum::<f64>();
     let machine = f64::from(procs);
     for c in claims {
         let share = if total > 0.0 {
@@ -228,10 +233,13 @@ mod tests {
             claim(1600.0, 70.0, 0.0),
         ];
         let mut out = Vec::new();
-        limits(&claims, 70, 1.0, 0.0, &mut out);
+        limits(&claims, 0.0, 70, 1.0, 0.0, &mut out);
         assert_eq!(out, vec![10, 20, 40]);
-        limits(&claims, 70, 2.0, 0.0, &mut out);
+        limits(&claims, 0.0, 70, 2.0, 0.0, &mut out);
         assert_eq!(out, vec![20, 40, 70]);
+        // The third one running: it still has its share, but no limit.
+        limits(&claims[..2], 40.0, 70, 1.0, 0.0, &mut out);
+        assert_eq!(out, vec![10, 20]);
     }
 
     #[test]
@@ -242,7 +250,7 @@ mod tests {
         // [5, 15]: job 1 gives processors while its slope is below job 0's.
         let claims = [claim(1.0, 20.0, 0.0), claim(1.0, 10.0, 0.0)];
         let mut out = Vec::new();
-        limits(&claims, 20, 1.0, 0.5, &mut out);
+        limits(&claims, 0.0, 20, 1.0, 0.5, &mut out);
         // Job 1 is linear up to its A: its 10th processor is worth as much
         // as job 0's 11th, so nothing moves.
         assert_eq!(out, vec![10, 10]);
@@ -250,10 +258,10 @@ mod tests {
         // processor adds 0.38, its 6th 0.55), so it gives until its lower
         // bound (5), as job 0 takes until its upper bound (15).
         let claims = [claim(1.0, 20.0, 0.0), claim(1.0, 10.0, 2.0)];
-        limits(&claims, 20, 1.0, 0.5, &mut out);
+        limits(&claims, 0.0, 20, 1.0, 0.5, &mut out);
         assert_eq!(out, vec![15, 5]);
         // EF 0: the fair-share limits as they are.
-        limits(&claims, 20, 1.0, 0.0, &mut out);
+        limits(&claims, 0.0, 20, 1.0, 0.0, &mut out);
         assert_eq!(out, vec![10, 10]);
     }
 
@@ -273,7 +281,7 @@ mod tests {
             claim(4.0, 16.0, 0.0),
         ];
         let mut out = Vec::new();
-        limits(&claims, 16, 1.0, 0.5, &mut out);
+        limits(&claims, 0.0, 16, 1.0, 0.5, &mut out);
         assert_eq!(out.iter().sum::<u32>(), 16);
         assert_eq!(out[1], 2);
         assert_eq!(out, vec![4, 2, 10]);

@@ -58,7 +58,7 @@ impl MoldableScheme {
                 (
                     "limits",
                     format!(
-                        "square-root fair share of the machine among waiting jobs (weight: width x estimate), times overbooking factor {overbooking}; efficiency factor {efficiency} then moves processors from the flattest speedup curves to the steepest, each limit within [max(1, (1 - {efficiency}) L), min(machine, (1 + {efficiency}) L)] of its fair share L"
+                        "square-root fair share of the machine among the jobs in the system, waiting and running (weight: width x estimate), times overbooking factor {overbooking}; efficiency factor {efficiency} then moves processors from the flattest speedup curves to the steepest, each limit within [max(1, (1 - {efficiency}) L), min(machine, (1 + {efficiency}) L)] of its fair share L"
                     ),
                 ),
                 (
