@@ -24,6 +24,8 @@ pub enum MoldableScheme {
     /// Fair-share limits scaled by the overbooking factor (ObF, at least 1)
     /// and shifted by the efficiency factor (EF, 0 to 1).
     FairShare { overbooking: f64, efficiency: f64 },
+    /// The iterative allocator of section 6 (Fig. 6): no parameters.
+    Iterative,
 }
 
 impl MoldableScheme {
@@ -33,6 +35,9 @@ impl MoldableScheme {
                 overbooking,
                 efficiency,
             } => Box::new(FairShare::new(overbooking, efficiency)),
+            MoldableScheme::Iterative => unimplemented!(
+                "PLACEHOLDER on branch mold-lang: lands with the iterative scheduler on main"
+            ),
         }
     }
 
@@ -58,6 +63,7 @@ impl MoldableScheme {
                     "aggressive backfilling in FCFS order: a job starts when its best width starts now; the first job whose best start is later holds the one reservation, which no later job may delay".to_string(),
                 ),
             ],
+            MoldableScheme::Iterative => vec![("widths", "PLACEHOLDER on branch mold-lang".to_string())],
         }
     }
 }
@@ -69,6 +75,7 @@ impl fmt::Display for MoldableScheme {
                 overbooking,
                 efficiency,
             } => write!(f, "moldable-fairshare(obf {overbooking}, ef {efficiency})"),
+            MoldableScheme::Iterative => write!(f, "moldable-iterative"),
         }
     }
 }
