@@ -626,3 +626,74 @@ fn train_writes_a_goal_that_checks_and_runs_and_is_pinned() {
     let o = goalc(&["check", &template]);
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn bench_reports_the_effective_load_of_moldable_goals() {
+    let trace = repo("traces/lublin-1000-64-s2.swf");
+    let bench = |format: &str| {
+        let o = goalc(&[
+            "bench",
+            &repo("goals/mold-a-system-obf4-ef1.goal"),
+            &repo("goals/easy.goal"),
+            "--trace",
+            &trace,
+            "--format",
+            format,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    // One table for the trace, moldable and rigid goals side by side; the
+    // rigid goal has no effective load.
+    let table = bench("table");
+    assert!(
+        table.starts_with("trace lublin-1000-64-s2: 64 processors"),
+        "{table}"
+    );
+    assert_eq!(
+        table.matches("trace lublin-1000-64-s2").count(),
+        1,
+        "{table}"
+    );
+    let header: Vec<&str> = table.lines().nth(2).unwrap().split_whitespace().collect();
+    assert_eq!(
+        header[..4],
+        ["goal", "policy", "jobs", "eff_load"],
+        "{table}"
+    );
+    let easy = table.lines().find(|l| l.starts_with("EASY ")).unwrap();
+    assert_eq!(easy.split_whitespace().nth(3), Some("-"), "{table}");
+    let csv = bench("csv");
+    assert!(
+        csv.starts_with("trace,procs,label,policy,offered_load,epochs,jobs,eff_load,avg_wait_s,"),
+        "{csv}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&bench("json")).unwrap();
+    let eff = json[0]["effective_load"]
+        .as_f64()
+        .expect("an effective load");
+    let offered = json[0]["offered_load"].as_f64().unwrap();
+    // Every job scales to the machine with sigma up to 2: its work at
+    // perfect efficiency is below its recorded width's.
+    assert!(eff > 0.0 && eff < offered, "{json}");
+    assert!(json[1].get("effective_load").is_none(), "{json}");
+    assert_eq!(json[0]["offered_load"], json[1]["offered_load"]);
+    assert_eq!(json[0]["trace"], json[1]["trace"]);
+}
+
+#[test]
+fn check_accepts_the_moldable_goals_and_refuses_a_scheme_without_speedup() {
+    let o = goalc(&["check", &repo("goals/mold-a-random-obf1-ef0.goal")]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let bad = scratch(
+        "mold.goal",
+        "moldable fair-share overbooking 4 efficiency 1\n",
+    );
+    let o = goalc(&["check", bad.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("error: moldable scheduling needs a speedup model"),
+        "{}",
+        stderr(&o)
+    );
+}

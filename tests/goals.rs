@@ -7,14 +7,15 @@
 mod common;
 use goalc::lang::check_file;
 use goalc::measures::{measure, MeasureOptions};
-use goalc::run::run_one;
 use goalc::run::Goal;
+use goalc::run::{run_goal, run_one};
 use goalc::sim::invariants::check_schedule;
-use goalc::sim::{realized, simulate, SimOptions};
+use goalc::sim::{realized, simulate, EventMode, Outcome, SimOptions};
 use goalc::workload::swf::{read_path, ReadOptions};
 use goalc::workload::transform::{
-    exact_estimates, limit_runtime, scale_load_by_arrivals, window, Window,
+    exact_estimates, limit_runtime, make_moldable, scale_load_by_arrivals, window, Window,
 };
+use goalc::workload::Workload;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,7 +41,14 @@ fn every_goal_compiles_and_is_pinned() {
             text.starts_with('#'),
             "{stem}: say in a comment what the goal is and which paper uses it"
         );
-        let r = run_one(&goal, &w, None, goal.fairshare).unwrap();
+        // Moldable goals keep their schedule, to show the widths picked.
+        let (r, molded) = if goal.speedup.is_some() {
+            assert!(goal.fairshare.is_none(), "{stem}: fairness is not measured here");
+            let (r, o) = run_goal(&goal, &w, EventMode::PerInstant).unwrap();
+            (r, Some(o))
+        } else {
+            (run_one(&goal, &w, None, goal.fairshare).unwrap(), None)
+        };
         let m = &r.measures;
         let mut outcome = format!(
             "trace {} ({} processors, {} jobs), policy {}\n\
@@ -66,6 +74,13 @@ fn every_goal_compiles_and_is_pinned() {
             m.utilization,
             m.loss_of_capacity
         );
+        if let (Some(effective), Some(o)) = (r.effective_load, &molded) {
+            outcome += &format!(
+                "effective load {effective:.3} (offered {:.3})\n{}",
+                r.offered_load,
+                widths(&w, o)
+            );
+        }
         if let Some(f) = &r.fairness {
             outcome += &format!(
                 "fair start missed {} of {} ({:.3}%), miss avg {:.3} s, turnaround avg {:.3} s\n",
@@ -78,6 +93,29 @@ fn every_goal_compiles_and_is_pinned() {
         insta::assert_snapshot!("outcome", outcome);
     });
     });
+}
+
+/// The widths a moldable run picked against the widths the trace records.
+fn widths(w: &Workload, o: &Outcome) -> String {
+    let n = o.widths.len().max(1) as f64;
+    let (mut narrower, mut same, mut wider) = (0, 0, 0);
+    let (mut picked, mut recorded) = (0.0, 0.0);
+    for &(job, width) in &o.widths {
+        let was = w.jobs[job as usize].procs;
+        picked += f64::from(width);
+        recorded += f64::from(was);
+        match width.cmp(&was) {
+            std::cmp::Ordering::Less => narrower += 1,
+            std::cmp::Ordering::Equal => same += 1,
+            std::cmp::Ordering::Greater => wider += 1,
+        }
+    }
+    format!(
+        "widths picked for {} jobs: avg {:.2} (recorded {:.2}); narrower {narrower}, same {same}, wider {wider}\n",
+        o.widths.len(),
+        picked / n,
+        recorded / n
+    )
 }
 
 fn compiled_goals() -> Vec<Goal> {
@@ -114,11 +152,13 @@ fn every_goal_on_reference_trace_windows() {
             let lines: Vec<String> = goals
                 .par_iter()
                 .map(|g| {
-                    // Run-time limits split jobs; deadlines are left out here
-                    // so every job runs (admission is tested on its own).
-                    let mut gw = match g.runtime_limit {
-                        Some(limit) => limit_runtime(&w, limit).unwrap(),
-                        None => w.clone(),
+                    // Speedup models make jobs moldable and run-time limits
+                    // split them (never both); deadlines are left out here so
+                    // every job runs (admission is tested on its own).
+                    let mut gw = match (&g.speedup, g.runtime_limit) {
+                        (Some(spec), _) => make_moldable(&w, spec).unwrap(),
+                        (None, Some(limit)) => limit_runtime(&w, limit).unwrap(),
+                        (None, None) => w.clone(),
                     };
                     // User groups are the workload's, as the run layer makes them.
                     if let Some(bands) = &g.groups {

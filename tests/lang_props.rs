@@ -460,6 +460,8 @@ fn one_letter_typos_in_keywords_get_the_keyword_suggested() {
         "fairshare decay 24h",
         "starvation after 24h",
         "limit runtime 72h",
+        "speedup downey A system sigma 0 to 2",
+        "moldable iterative",
     ];
     for line in valid {
         let (kw, rest) = line.split_once(' ').unwrap();

@@ -2,10 +2,10 @@
 //!
 //! It routes each statement by keyword to the mechanism that owns it (see
 //! [`super::statements`]), has [`super::mode`] decide how the goal
-//! schedules, then lets each mechanism lower itself. Statements of features
-//! not built yet are recognised and rejected with a clear error, never
-//! ignored. A goal file is read whole: every statement is checked, so one
-//! run of `goalc check` reports every mistake (up to [`MAX_DIAGNOSTICS`]).
+//! schedules, then lets each mechanism lower itself. A statement no
+//! mechanism owns is rejected with a did-you-mean, never ignored. A goal
+//! file is read whole: every statement is checked, so one run of `goalc
+//! check` reports every mistake (up to [`MAX_DIAGNOSTICS`]).
 
 use super::args::{did_you_mean, once, Check};
 use super::diag::{Diagnostic, Span};
@@ -16,13 +16,6 @@ use super::syntax::Statement;
 
 /// More than this many diagnostics are summarised in one last line.
 pub const MAX_DIAGNOSTICS: usize = 50;
-
-/// Keywords of features still to come, with the feature that will bring them.
-const NOT_YET: [(&str, &str); 3] = [
-    ("moldable", "moldable job allocation (the MOLD paper)"),
-    ("speedup", "moldable job allocation (the MOLD paper)"),
-    ("allocation", "moldable job allocation (the MOLD paper)"),
-];
 
 /// Checks parsed statements. Returns the goal when there is no error, and
 /// every diagnostic found (warnings may come with a goal).
@@ -120,21 +113,9 @@ fn statement(mechanisms: &mut [Box<dyn Mechanism>], cx: &mut Cx, st: &Statement)
     Ok(())
 }
 
-/// A statement no mechanism owns: not yet supported, or unknown with a
-/// did-you-mean.
+/// A statement no mechanism owns: unknown, with a did-you-mean.
 fn unknown(mechanisms: &[Box<dyn Mechanism>], st: &Statement) -> Diagnostic {
     let kw = st.keyword.as_str();
-    if let Some((_, feature)) = NOT_YET.iter().find(|(k, _)| *k == kw) {
-        return Diagnostic::error(
-            st.keyword_span,
-            format!("`{kw}` is recognised but not yet supported"),
-        )
-        .with_label("not implemented yet")
-        .with_help(format!(
-            "this version of goalc does not have {feature}; remove the statement \
-             (goalc rejects what it cannot do rather than ignore it)"
-        ));
-    }
     let supported: Vec<&str> = mechanisms
         .iter()
         .flat_map(|m| {
@@ -144,11 +125,7 @@ fn unknown(mechanisms: &[Box<dyn Mechanism>], st: &Statement) -> Diagnostic {
         })
         .collect();
     let near: Vec<_> = mechanisms.iter().flat_map(|m| m.near_misses()).collect();
-    let all = supported
-        .iter()
-        .copied()
-        .chain(NOT_YET.iter().map(|(k, _)| *k))
-        .chain(near.iter().map(|n| n.word));
+    let all = supported.iter().copied().chain(near.iter().map(|n| n.word));
     let help = match did_you_mean(kw, all) {
         Some(c) => match near.iter().find(|n| n.word == c) {
             Some(n) => format!("did you mean `{}`?", (n.suggest)(st)),
@@ -204,7 +181,7 @@ mod tests {
     }
 
     #[test]
-    fn design_lines_parse_and_the_unbuilt_ones_are_rejected() {
+    fn design_lines_parse_and_conflict_by_mode() {
         let e = errors(
             "tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%\ndeadline stringency 0.2\nfairshare decay 24h\n",
         );
@@ -231,7 +208,7 @@ mod tests {
         );
         assert_eq!(
             errors("owner 10*awrt(group 1) + 4*awrt(group 2)\nmoldable iterative\n"),
-            vec!["`moldable` is recognised but not yet supported"]
+            vec!["moldable scheduling needs a speedup model"]
         );
     }
 

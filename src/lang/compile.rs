@@ -10,11 +10,15 @@ use crate::run::Goal;
 /// Compiles a checked goal; `default_name` names it when the goal does not.
 pub fn compile(goal: &Draft, default_name: &str) -> Goal {
     let greedy = goal.greedy.as_ref().and_then(|g| g.criteria.clone());
-    let policy = match (&goal.search, goal.admission, greedy) {
-        (Some(search), _, _) => GoalPolicy::Search(search.clone()),
-        (None, Some(admission), _) => GoalPolicy::Admission(admission),
-        (None, None, Some(criteria)) => GoalPolicy::Greedy(GreedySpec { criteria }),
-        (None, None, None) => GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order)),
+    // The checker lowers one mode's policy only.
+    let policy = match (goal.moldable, &goal.search, goal.admission, greedy) {
+        (Some(scheme), _, _, _) => GoalPolicy::Moldable(scheme),
+        (None, Some(search), _, _) => GoalPolicy::Search(search.clone()),
+        (None, None, Some(admission), _) => GoalPolicy::Admission(admission),
+        (None, None, None, Some(criteria)) => GoalPolicy::Greedy(GreedySpec { criteria }),
+        (None, None, None, None) => {
+            GoalPolicy::Baseline(PolicySpec::new(goal.dispatch, goal.order))
+        }
     };
     let fairshare = Goal::fairshare_of(&policy);
     Goal {
@@ -29,6 +33,7 @@ pub fn compile(goal: &Draft, default_name: &str) -> Goal {
         fairshare,
         groups: goal.groups.clone(),
         owner: goal.owner.clone(),
+        speedup: goal.speedup,
     }
 }
 

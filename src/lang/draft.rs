@@ -31,6 +31,10 @@ pub struct Draft {
     pub owner: Option<OwnerObjective>,
     /// GREEDY's scheduler, when the goal states criteria.
     pub greedy: Option<GreedyDraft>,
+    /// MOLD's scheme, when the goal states one (and it is the goal's mode).
+    pub moldable: Option<crate::policy::moldable::MoldableScheme>,
+    /// How the workload's jobs scale, when the goal states a speedup model.
+    pub speedup: Option<crate::workload::transform::MoldableSpec>,
 }
 
 /// The criteria of a greedy goal: their families per situation, and their
@@ -58,6 +62,8 @@ impl Default for Draft {
             groups: None,
             owner: None,
             greedy: None,
+            moldable: None,
+            speedup: None,
         }
     }
 }

@@ -14,7 +14,9 @@ use super::diag::{Diagnostic, Span};
 ///
 /// When statements claim two modes, the later variant wins and the
 /// statements of the other are reported against it: deadlines change the
-/// workload itself (every job carries one), so they outrank an objective.
+/// workload itself (every job carries one), so they outrank the others; a
+/// moldable scheme changes how every job runs (its width), so it outranks
+/// an objective and criteria.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Mode {
     /// A dispatch rule and a queue order: what a goal is unless a
@@ -25,13 +27,22 @@ pub enum Mode {
     Greedy,
     /// A search over schedules for an objective (the GOAL paper).
     Search,
+    /// Moldable scheduling: a scheme picks each job's width and dispatches
+    /// jobs its own way (the MOLD paper).
+    Moldable,
     /// Admission control with deadline guarantees (the QOPS paper).
     Admission,
 }
 
 impl Mode {
     /// Every mode, for statements that fit any goal.
-    pub const ALL: &'static [Mode] = &[Mode::Baseline, Mode::Greedy, Mode::Search, Mode::Admission];
+    pub const ALL: &'static [Mode] = &[
+        Mode::Baseline,
+        Mode::Greedy,
+        Mode::Search,
+        Mode::Moldable,
+        Mode::Admission,
+    ];
 }
 
 /// What a conflict tells the statement that does not fit, and says of the

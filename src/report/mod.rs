@@ -47,6 +47,12 @@ pub struct RunReport {
     /// Jobs simulated (warm-up and cool-down included).
     pub simulated_jobs: usize,
     pub offered_load: f64,
+    /// MOLD's effective load, for goals with a speedup model: every job's
+    /// work at perfect efficiency (its time on one processor) per
+    /// processor-second of the submit span, before the run picks widths.
+    /// Left out of JSON for rigid runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effective_load: Option<f64>,
     /// What the run is called in the table: a goal's name, or the policy.
     pub label: String,
     /// The policy's canonical name.
@@ -123,6 +129,7 @@ impl RunReport {
             procs: w.procs,
             simulated_jobs: w.jobs.len(),
             offered_load: w.offered_load(),
+            effective_load: None,
             label,
             policy,
             events: EventMode::PerInstant,
@@ -216,6 +223,10 @@ const COLUMNS: &[Column] = &[
     ),
     col("awrt_s", |r| Some(r.measures.awrt), 0, Better::Lower),
 ];
+
+/// MOLD's effective load, shown after `jobs` when any run has a speedup
+/// model (`-` for rigid runs).
+const EFFECTIVE_LOAD: Column = col("eff_load", |r| r.effective_load, 3, Better::Neither);
 
 /// GOAL's normalized excessive waits, shown when computed.
 const EXCESS_COLUMNS: &[Column] = &[
@@ -351,6 +362,9 @@ fn cell(c: &Column, r: &RunReport) -> String {
 /// The columns of the main table for these runs.
 fn columns(runs: &[&RunReport]) -> Vec<&'static Column> {
     let mut cols: Vec<&Column> = COLUMNS.iter().collect();
+    if runs.iter().any(|r| r.effective_load.is_some()) {
+        cols.insert(1, &EFFECTIVE_LOAD);
+    }
     if runs.iter().any(|r| r.excess.is_some()) {
         cols.extend(EXCESS_COLUMNS);
     }

@@ -15,7 +15,7 @@ use crate::policy::GoalPolicy;
 use crate::report::{ExcessSummary, OwnerReport, RunReport, SearchSummary};
 use crate::sim::{realized, simulate, EventMode, Outcome, SimOptions};
 use crate::workload::groups::{self, Bands};
-use crate::workload::transform::limit_runtime;
+use crate::workload::transform::{effective_load, limit_runtime, make_moldable};
 use crate::workload::Workload;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -151,10 +151,12 @@ fn bench_owner(goals: &[Goal]) -> Result<Option<OwnerSpec>, RunError> {
     Ok(Some(first))
 }
 
-/// The workload as `goal` runs it: split by its run-time limit, with
-/// deadlines when it states them (both are part of the goal). Deadlines
-/// come from `fcfs_backfill`, FCFS-backfill's run of `w`, made here under
-/// `events` when not given.
+/// The workload as `goal` runs it: moldable by its speedup model, split by
+/// its run-time limit, with deadlines when it states them (all part of the
+/// goal). The speedup model comes first, so that every later transform
+/// sees the jobs as the goal runs them. Deadlines come from
+/// `fcfs_backfill`, FCFS-backfill's run of `w`, made here under `events`
+/// when not given.
 pub fn goal_workload<'w>(
     goal: &Goal,
     w: &'w Workload,
@@ -162,6 +164,9 @@ pub fn goal_workload<'w>(
     events: EventMode,
 ) -> Result<Cow<'w, Workload>, RunError> {
     let mut w = Cow::Borrowed(w);
+    if let Some(spec) = &goal.speedup {
+        w = Cow::Owned(make_moldable(&w, spec).map_err(RunError::Moldable)?);
+    }
     if let Some(bands) = &goal.groups {
         w = Cow::Owned(groups::assign(&w, bands));
     }
@@ -170,7 +175,8 @@ pub fn goal_workload<'w>(
     }
     if let Some(spec) = &goal.deadlines {
         // A given reference run is of the workload before any split; the
-        // language refuses a runtime limit with deadlines.
+        // language refuses a runtime limit with deadlines. A rigid policy
+        // runs a moldable job on its recorded width, as in that run.
         let made;
         let easy = match fcfs_backfill_run.filter(|_| goal.runtime_limit.is_none()) {
             Some(run) => run,
@@ -226,7 +232,12 @@ fn run_measured(
     bench_owner: Option<&OwnerSpec>,
     events: EventMode,
 ) -> Result<(RunReport, Outcome), RunError> {
+    let trace = &w.name;
     let w = goal_workload(goal, w, fcfs_backfill_run, events)?;
+    // MOLD's effective load: the work at perfect efficiency, before the
+    // scheme picks any width; and the offered load as the trace offers it,
+    // not as the widths picked make it.
+    let moldable_loads = goal.speedup.map(|_| (effective_load(&w), w.offered_load()));
     let mut policy = goal.build(&w)?;
     // FCFS-backfill on the workload as it came is the reference run itself
     // (the core is deterministic, and the reference ran in the same event
@@ -255,6 +266,12 @@ fn run_measured(
         m,
     );
     report.events = events;
+    if let Some((effective, offered)) = moldable_loads {
+        // One table per trace: the moldable workload is the trace's.
+        report.trace.clone_from(trace);
+        report.effective_load = Some(effective);
+        report.offered_load = offered;
+    }
     report.excess = thresholds.map(|t| ExcessSummary {
         max: normalized_excess(w, &outcome, t.max_wait),
         p98: normalized_excess(w, &outcome, t.p98_wait),

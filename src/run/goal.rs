@@ -10,6 +10,7 @@ use crate::policy::{GoalPolicy, Order, PolicySpec};
 use crate::sim::Policy;
 use crate::units::format_duration;
 use crate::workload::groups::Bands;
+use crate::workload::transform::MoldableSpec;
 use crate::workload::{Time, Workload};
 use serde::Serialize;
 use std::fmt::Write as _;
@@ -36,6 +37,11 @@ pub struct Goal {
     pub groups: Option<Bands>,
     /// GREEDY's owner objective, reported with the outcome.
     pub owner: Option<OwnerObjective>,
+    /// MOLD's speedup model (`speedup downey ...`): every job of its
+    /// workloads is made moldable, before any other transform. Left out of
+    /// JSON when absent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speedup: Option<MoldableSpec>,
 }
 
 impl Goal {
@@ -51,6 +57,7 @@ impl Goal {
             fairshare: Self::fairshare_of(&GoalPolicy::Baseline(spec)),
             groups: None,
             owner: None,
+            speedup: None,
         }
     }
 
@@ -80,6 +87,14 @@ impl Goal {
     pub fn describe(&self) -> String {
         let mut lines = vec![("policy", self.policy.to_string())];
         lines.extend(self.policy.describe());
+        if let Some(spec) = &self.speedup {
+            let how = if matches!(self.policy, GoalPolicy::Moldable(_)) {
+                "each job's recorded width and run time are one point of its speedup curve"
+            } else {
+                "each job's recorded width and run time are one point of its speedup curve; this policy is rigid and runs every job on its recorded width (the MOLD paper's rigid baseline)"
+            };
+            lines.push(("speedup", format!("Downey's model, {spec}; {how}")));
+        }
         if let Some(d) = &self.deadlines {
             lines.push(("deadlines", d.describe()));
         }

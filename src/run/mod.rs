@@ -39,6 +39,9 @@ pub enum RunError {
     Model(#[from] ModelError),
     #[error(transparent)]
     Zone(#[from] crate::policy::greedy::week::ZoneError),
+    /// A speedup model that cannot be applied to the workload.
+    #[error("cannot make the workload moldable: {0}")]
+    Moldable(String),
     /// Settings that cannot be run as given.
     #[error("{0}")]
     Invalid(String),

@@ -11,6 +11,7 @@ pub mod admission;
 pub mod baseline;
 pub mod fairshare;
 pub mod greedy;
+pub mod moldable;
 pub mod order;
 pub mod search;
 
@@ -30,6 +31,7 @@ pub fn mechanisms() -> Vec<Box<dyn Mechanism>> {
         Box::<admission::Admission>::default(),
         Box::<fairshare::Fairshare>::default(),
         Box::<greedy::Greedy>::default(),
+        Box::<moldable::Moldable>::default(),
     ]
 }
 
