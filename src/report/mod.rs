@@ -6,6 +6,7 @@ pub mod owner;
 pub use owner::OwnerReport;
 
 use crate::measures::fairness::Fairness;
+use crate::measures::moldable::MoldableMeasures;
 use crate::measures::{AdmissionMeasures, Excess, Measures};
 use crate::policy::search::SearchCost;
 use crate::sim::EventMode;
@@ -53,6 +54,10 @@ pub struct RunReport {
     /// Left out of JSON for rigid runs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effective_load: Option<f64>,
+    /// MOLD's measures (widths picked, efficiency, turnaround by job size),
+    /// for goals with a speedup model; left out of JSON for rigid runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moldable: Option<MoldableMeasures>,
     /// What the run is called in the table: a goal's name, or the policy.
     pub label: String,
     /// The policy's canonical name.
@@ -130,6 +135,7 @@ impl RunReport {
             simulated_jobs: w.jobs.len(),
             offered_load: w.offered_load(),
             effective_load: None,
+            moldable: None,
             label,
             policy,
             events: EventMode::PerInstant,
@@ -227,6 +233,23 @@ const COLUMNS: &[Column] = &[
 /// MOLD's effective load, shown after `jobs` when any run has a speedup
 /// model (`-` for rigid runs).
 const EFFECTIVE_LOAD: Column = col("eff_load", |r| r.effective_load, 3, Better::Neither);
+
+/// The widths moldable runs picked and the efficiency jobs ran at, shown
+/// when any run has a speedup model (`-` for rigid runs).
+const MOLDABLE_COLUMNS: &[Column] = &[
+    col(
+        "avg_width",
+        |r| r.moldable.as_ref().map(|m| m.avg_width),
+        2,
+        Better::Neither,
+    ),
+    col(
+        "avg_eff",
+        |r| r.moldable.as_ref().map(|m| m.avg_efficiency),
+        3,
+        Better::Neither,
+    ),
+];
 
 /// GOAL's normalized excessive waits, shown when computed.
 const EXCESS_COLUMNS: &[Column] = &[
@@ -364,6 +387,9 @@ fn columns(runs: &[&RunReport]) -> Vec<&'static Column> {
     let mut cols: Vec<&Column> = COLUMNS.iter().collect();
     if runs.iter().any(|r| r.effective_load.is_some()) {
         cols.insert(1, &EFFECTIVE_LOAD);
+    }
+    if runs.iter().any(|r| r.moldable.is_some()) {
+        cols.extend(MOLDABLE_COLUMNS);
     }
     if runs.iter().any(|r| r.excess.is_some()) {
         cols.extend(EXCESS_COLUMNS);
@@ -668,6 +694,11 @@ fn table(runs: &[&RunReport]) -> String {
         all.extend(body);
         let _ = write!(out, "\n{title}:\n{}", align(&all, 1));
     }
+    if let Some((title, header, body)) = moldable_by_size(runs) {
+        let mut all = vec![header];
+        all.extend(body);
+        let _ = write!(out, "\n{title}:\n{}", align(&all, 1));
+    }
     if let [only] = runs {
         out.push('\n');
         out.push_str(&class_table(&only.measures));
@@ -707,10 +738,42 @@ fn markdown(runs: &[&RunReport]) -> String {
         let _ = write!(out, "\n{}{}:\n\n", title[..1].to_uppercase(), &title[1..]);
         out.push_str(&md_table(&header, &body, 1));
     }
+    if let Some((title, header, body)) = moldable_by_size(runs) {
+        let _ = write!(out, "\n{}{}:\n\n", title[..1].to_uppercase(), &title[1..]);
+        out.push_str(&md_table(&header, &body, 1));
+    }
     out
 }
 
 type Titled = (&'static str, Vec<String>, Vec<Vec<String>>);
+
+/// MOLD's figures by job size (Figs. 3, 5, 8, 10): per moldable run, the
+/// average turnaround of the jobs of each processor-second category (their
+/// size in the trace, whatever width they got).
+fn moldable_by_size(runs: &[&RunReport]) -> Option<Titled> {
+    let molded: Vec<(&RunReport, &MoldableMeasures)> = runs
+        .iter()
+        .filter_map(|r| r.moldable.as_ref().map(|m| (*r, m)))
+        .collect();
+    let (_, first) = molded.first()?;
+    let mut header = vec!["goal / processor-seconds".to_string()];
+    header.extend(first.categories.iter().map(|c| c.label.to_string()));
+    let body = molded
+        .iter()
+        .map(|(r, m)| {
+            let mut row = vec![r.label.clone()];
+            row.extend(m.categories.iter().map(|c| {
+                if c.jobs == 0 {
+                    "-".into()
+                } else {
+                    format!("{:.2}", c.avg_turnaround / 3600.0)
+                }
+            }));
+            row
+        })
+        .collect();
+    Some(("average turnaround time by job size (hours)", header, body))
+}
 
 /// FAIR's figures by job width (Figs. 6, 7, 10, 12): per run, the share of
 /// jobs missing their fair start time, the average miss and the average

@@ -7,6 +7,7 @@ use super::goal::Goal;
 use super::reference::{fcfs_backfill, Reference, Thresholds, FCFS_BACKFILL};
 use super::RunError;
 use crate::measures::fairness::fairness;
+use crate::measures::moldable::moldable_measures;
 use crate::measures::owner::{awrt_by_group, OwnerObjective};
 use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
 use crate::policy::fairshare::Decay;
@@ -253,6 +254,8 @@ fn run_measured(
         Some(run) => run.clone(),
         None => simulate(&w, policy.as_mut(), sim)?,
     };
+    // MOLD's measures read the jobs as submitted, with the widths picked.
+    let molded = goal.speedup.map(|_| moldable_measures(&w, &outcome));
     // Measures read submit times: chunks were submitted when released.
     let w = realized(&w, &outcome);
     let w: &Workload = &w;
@@ -272,6 +275,7 @@ fn run_measured(
         report.effective_load = Some(effective);
         report.offered_load = offered;
     }
+    report.moldable = molded;
     report.excess = thresholds.map(|t| ExcessSummary {
         max: normalized_excess(w, &outcome, t.max_wait),
         p98: normalized_excess(w, &outcome, t.p98_wait),
