@@ -197,3 +197,45 @@ fn iterative_by_hand() {
         (Some(4), Some(2))
     );
 }
+
+/// The invariants of every moldable scheme on every reference trace (with
+/// `$GOALC_TRACES`): its first 3,000 jobs, run times stretched to offered
+/// load 0.9, made moldable both ways.
+#[test]
+fn every_scheme_keeps_the_invariants_on_the_reference_traces() {
+    use rayon::prelude::*;
+    let traces = common::reference_traces();
+    if traces.is_empty() {
+        eprintln!(
+            "GOALC_TRACES is not set: moldable invariants not checked on the reference traces"
+        );
+        return;
+    }
+    traces.par_iter().for_each(|path| {
+        let mut w = goalc::workload::swf::read_path(path, &Default::default()).expect("trace");
+        w.jobs.truncate(3000);
+        let loaded = scale_load_by_runtimes(&w, 0.9).expect("load");
+        for parallelism in [
+            Parallelism::System,
+            Parallelism::TimesWidth {
+                low: 1.0,
+                high: 2.0,
+            },
+        ] {
+            let spec = MoldableSpec {
+                parallelism,
+                sigma: Sigma::Uniform {
+                    low: 0.0,
+                    high: 2.0,
+                },
+                seed: 1,
+            };
+            let m = make_moldable(&loaded, &spec).expect("moldable");
+            for scheme in schemes() {
+                let o = simulate(&m, scheme.build().as_mut(), SimOptions::default())
+                    .unwrap_or_else(|e| panic!("{scheme} on {}: {e}", path.display()));
+                check_moldable(&m, &o);
+            }
+        }
+    });
+}

@@ -64,6 +64,9 @@ pub struct Planner {
     work: Option<Profile>,
     /// Widest width per queue position (0: rigid).
     widest: Vec<u32>,
+    /// Per queue position: may still be widened (a candidate, unmarked and
+    /// below its widest), so the profile before it is kept.
+    alive: Vec<bool>,
     candidates: BinaryHeap<Candidate>,
     /// Changes tried and kept over all decisions.
     pub tried: u64,
@@ -96,15 +99,41 @@ impl Default for Iterative {
 }
 
 /// Places `plan` in order on `profile`, each at its earliest start after
-/// the ones before it, keeping in `before` the profile before each.
-fn place(profile: &mut Profile, now: Time, plan: &mut [Placed], before: &mut Vec<Profile>) {
+/// the ones before it, keeping in `before` the profile before each job that
+/// may be widened later (`alive`).
+///
+/// `old`, when given, is the plan as it was before its first job changed,
+/// on a profile equal to this one up to that job. A later job's placement
+/// depends only on the profile before its end, so while all the changes
+/// made so far lie after the end it had, it keeps its start unsearched.
+fn place(
+    profile: &mut Profile,
+    now: Time,
+    plan: &mut [Placed],
+    old: Option<&[Placed]>,
+    before: &mut Vec<Profile>,
+    alive: &[bool],
+) {
     while before.len() < plan.len() {
         before.push(Profile::new(1, 0));
     }
+    // The profile is as it was before this time (none of it for a fresh plan).
+    let mut same_until = if old.is_some() { Time::MAX } else { Time::MIN };
     let last = plan.len().saturating_sub(1);
     for (i, (p, copy)) in plan.iter_mut().zip(before.iter_mut()).enumerate() {
-        copy.copy_from(profile);
-        p.start = profile.earliest_start(p.width, p.estimate, now);
+        if alive[i] {
+            copy.copy_from(profile);
+        }
+        let was = old.map(|o| o[i]);
+        p.start = match was {
+            Some(w) if i > 0 && w.start.saturating_add(w.estimate) <= same_until => w.start,
+            _ => profile.earliest_start(p.width, p.estimate, now),
+        };
+        if let Some(w) = was {
+            if i == 0 || w.start != p.start {
+                same_until = same_until.min(w.start).min(p.start);
+            }
+        }
         // No one is placed after the last: its hold is not needed.
         if i < last {
             profile.allocate(p.start, p.estimate, p.width);
@@ -133,6 +162,7 @@ impl Planner {
     ) -> &[Placed] {
         self.plan.clear();
         self.widest.clear();
+        self.alive.clear();
         self.candidates.clear();
         for (position, q) in queue.iter().enumerate() {
             let widest = q.model.map_or(0, |m| m.widest().min(procs).max(1));
@@ -156,10 +186,18 @@ impl Planner {
                 }
             }
             self.widest.push(widest);
+            self.alive.push(widest > 1);
         }
         let work = self.work.get_or_insert_with(|| Profile::new(1, 0));
         work.copy_from(running);
-        place(work, now, &mut self.plan, &mut self.before);
+        place(
+            work,
+            now,
+            &mut self.plan,
+            None,
+            &mut self.before,
+            &self.alive,
+        );
         let mut total = turnaround(&self.plan);
 
         while let Some(c) = self.candidates.pop() {
@@ -180,7 +218,14 @@ impl Planner {
             self.plan[k].width = width;
             self.plan[k].estimate = estimate_at(info, &model, width);
             work.copy_from(&self.before[k]);
-            place(work, now, &mut self.plan[k..], &mut self.trial);
+            place(
+                work,
+                now,
+                &mut self.plan[k..],
+                Some(&self.saved),
+                &mut self.trial,
+                &self.alive[k..],
+            );
             let changed = turnaround(&self.plan);
             if changed < total {
                 total = changed;
@@ -193,11 +238,14 @@ impl Planner {
                         shrink,
                         position: c.position,
                     });
+                } else {
+                    self.alive[k] = false;
                 }
             } else {
                 // Refused: the plan as it was; the job is marked (it is
                 // not a candidate any more).
                 self.plan[k..].copy_from_slice(&self.saved);
+                self.alive[k] = false;
             }
         }
         &self.plan
