@@ -14,6 +14,7 @@
 //! stands before each placement is kept, so a change is tried from a copy
 //! of the one before k, and a refused change costs nothing to undo.
 
+use super::flat_profile::FlatProfile;
 use super::width::estimate_at;
 use crate::policy::backfill::LiveProfile;
 use crate::sim::{Epoch, JobIdx, JobInfo, Policy, PolicyStats, Profile};
@@ -58,10 +59,10 @@ pub struct Planner {
     saved: Vec<Placed>,
     /// `before[i]`: the profile before placing `plan[i]` (running jobs and
     /// the placements before it); `trial` the same for a change tried.
-    before: Vec<Profile>,
-    trial: Vec<Profile>,
+    before: Vec<FlatProfile>,
+    trial: Vec<FlatProfile>,
     /// The profile a change is tried on.
-    work: Option<Profile>,
+    work: FlatProfile,
     /// Widest width per queue position (0: rigid).
     widest: Vec<u32>,
     /// Per queue position: may still be widened (a candidate, unmarked and
@@ -107,15 +108,15 @@ impl Default for Iterative {
 /// depends only on the profile before its end, so while all the changes
 /// made so far lie after the end it had, it keeps its start unsearched.
 fn place(
-    profile: &mut Profile,
+    profile: &mut FlatProfile,
     now: Time,
     plan: &mut [Placed],
     old: Option<&[Placed]>,
-    before: &mut Vec<Profile>,
+    before: &mut Vec<FlatProfile>,
     alive: &[bool],
 ) {
     while before.len() < plan.len() {
-        before.push(Profile::new(1, 0));
+        before.push(FlatProfile::default());
     }
     // The profile is as it was before this time (none of it for a fresh plan).
     let mut same_until = if old.is_some() { Time::MAX } else { Time::MIN };
@@ -125,18 +126,21 @@ fn place(
             copy.copy_from(profile);
         }
         let was = old.map(|o| o[i]);
-        p.start = match was {
-            Some(w) if i > 0 && w.start.saturating_add(w.estimate) <= same_until => w.start,
-            _ => profile.earliest_start(p.width, p.estimate, now),
+        let kept = was.filter(|w| i > 0 && w.start.saturating_add(w.estimate) <= same_until);
+        // No one is placed after the last: its hold is not needed.
+        p.start = match kept {
+            Some(w) if i < last => {
+                profile.allocate(w.start, p.estimate, p.width);
+                w.start
+            }
+            Some(w) => w.start,
+            None if i < last => profile.place(p.width, p.estimate, now),
+            None => profile.earliest_start(p.width, p.estimate, now),
         };
         if let Some(w) = was {
             if i == 0 || w.start != p.start {
                 same_until = same_until.min(w.start).min(p.start);
             }
-        }
-        // No one is placed after the last: its hold is not needed.
-        if i < last {
-            profile.allocate(p.start, p.estimate, p.width);
         }
     }
 }
@@ -188,8 +192,8 @@ impl Planner {
             self.widest.push(widest);
             self.alive.push(widest > 1);
         }
-        let work = self.work.get_or_insert_with(|| Profile::new(1, 0));
-        work.copy_from(running);
+        let work = &mut self.work;
+        work.load(running);
         place(
             work,
             now,

@@ -11,6 +11,7 @@
 //!   average turnaround.
 
 mod fair_share;
+mod flat_profile;
 mod iterative;
 mod limits;
 pub(crate) mod width;
