@@ -199,21 +199,6 @@ impl Profile {
         self.firsts.extend(self.blocks.iter().map(Block::first));
     }
 
-    /// Makes this profile equal to `other`, reusing its own memory: a
-    /// planner that tries many schedules keeps copies without allocating.
-    pub fn copy_from(&mut self, other: &Profile) {
-        self.procs = other.procs;
-        self.firsts.clone_from(&other.firsts);
-        self.blocks.truncate(other.blocks.len());
-        let kept = self.blocks.len();
-        for (mine, theirs) in self.blocks.iter_mut().zip(&other.blocks) {
-            mine.steps.clone_from(&theirs.steps);
-            (mine.add, mine.min, mine.max, mine.loose) =
-                (theirs.add, theirs.min, theirs.max, theirs.loose);
-        }
-        self.blocks.extend(other.blocks[kept..].iter().cloned());
-    }
-
     pub fn procs(&self) -> u32 {
         self.procs
     }
@@ -650,29 +635,6 @@ mod tests {
         assert!(!p.fits(5, 101, 0));
         assert!(p.fits(1, 500, 0));
         assert!(p.fits(10, 10, 200));
-    }
-
-    #[test]
-    fn copy_from_gives_an_equal_profile_whatever_was_there() {
-        // A big profile (many blocks) onto a small one and back.
-        let mut big = Profile::new(1000, 0);
-        for k in 0..400 {
-            big.allocate(k * 10, 5 + k % 7, 1 + (k % 5) as u32);
-        }
-        let mut small = Profile::new(4, 50);
-        small.allocate(60, 10, 2);
-        let mut copy = small.clone();
-        copy.copy_from(&big);
-        assert!(copy.steps().eq(big.steps()) && copy.procs() == 1000);
-        assert_eq!(
-            copy.earliest_start(1000, 10, 0),
-            big.earliest_start(1000, 10, 0)
-        );
-        copy.copy_from(&small);
-        assert!(copy.steps().eq(small.steps()) && copy.procs() == 4);
-        // Changes to the copy leave the original alone.
-        copy.allocate(50, 5, 4);
-        assert_eq!(small.free_at(50), 4);
     }
 
     #[test]
