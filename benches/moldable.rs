@@ -98,20 +98,11 @@ fn decisions(c: &mut Criterion) {
     let mut g = c.benchmark_group("moldable_iterative_decision");
     for (label, parallelism) in [
         ("a_system", Parallelism::System),
-        (
-            "a_random",
-            Parallelism::TimesWidth {
-                low: 1.0,
-                high: 2.0,
-            },
-        ),
+        ("a_random", Parallelism::PAPER_RANDOM),
     ] {
         let spec = MoldableSpec {
             parallelism,
-            sigma: Sigma::Uniform {
-                low: 0.0,
-                high: 2.0,
-            },
+            sigma: Sigma::PAPER,
             seed: 1,
         };
         let w = make_moldable(&loaded, &spec).expect("moldable");

@@ -41,10 +41,7 @@ fn model(parallelism: Parallelism, load: f64) -> Workload {
     let loaded = scale_load_by_runtimes(&rigid, load).expect("load");
     let spec = MoldableSpec {
         parallelism,
-        sigma: Sigma::Uniform {
-            low: 0.0,
-            high: 2.0,
-        },
+        sigma: Sigma::PAPER,
         seed: 11,
     };
     make_moldable(&loaded, &spec).expect("moldable")
@@ -97,13 +94,7 @@ fn check_moldable(w: &Workload, o: &Outcome) {
 
 #[test]
 fn every_scheme_keeps_the_invariants() {
-    for parallelism in [
-        Parallelism::System,
-        Parallelism::TimesWidth {
-            low: 1.0,
-            high: 2.0,
-        },
-    ] {
+    for parallelism in [Parallelism::System, Parallelism::PAPER_RANDOM] {
         for load in [0.5, 0.9] {
             let w = model(parallelism, load);
             for scheme in schemes() {
@@ -215,19 +206,10 @@ fn every_scheme_keeps_the_invariants_on_the_reference_traces() {
         let mut w = goalc::workload::swf::read_path(path, &Default::default()).expect("trace");
         w.jobs.truncate(3000);
         let loaded = scale_load_by_runtimes(&w, 0.9).expect("load");
-        for parallelism in [
-            Parallelism::System,
-            Parallelism::TimesWidth {
-                low: 1.0,
-                high: 2.0,
-            },
-        ] {
+        for parallelism in [Parallelism::System, Parallelism::PAPER_RANDOM] {
             let spec = MoldableSpec {
                 parallelism,
-                sigma: Sigma::Uniform {
-                    low: 0.0,
-                    high: 2.0,
-                },
+                sigma: Sigma::PAPER,
                 seed: 1,
             };
             let m = make_moldable(&loaded, &spec).expect("moldable");

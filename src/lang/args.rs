@@ -50,6 +50,26 @@ pub fn once(text: &str, first: Option<Span>, st: &Statement, what: &str) -> Chec
     Ok(())
 }
 
+/// Errors when a setting of one statement (`word`, at `span`) comes a
+/// second time, pointing at the first; otherwise notes it in `seen`.
+/// `twice` is the message, `help` what to do.
+pub fn setting_once<'w>(
+    seen: &mut Vec<(&'w str, Span)>,
+    word: &'w str,
+    span: Span,
+    twice: String,
+    help: &str,
+) -> Check {
+    if let Some((_, first)) = seen.iter().find(|(k, _)| *k == word) {
+        return Err(Diagnostic::error(span, twice)
+            .with_label("second")
+            .with_related(*first, "first here")
+            .with_help(help));
+    }
+    seen.push((word, span));
+    Ok(())
+}
+
 /// The line of `span`, and its statement as written (on one line).
 pub fn line_of(text: &str, span: Span) -> (usize, String) {
     let (line, _) = line_col(text, span.start);

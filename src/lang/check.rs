@@ -138,26 +138,37 @@ fn unknown(mechanisms: &[Box<dyn Mechanism>], st: &Statement) -> Diagnostic {
         .with_help(help)
 }
 
+/// Checking goal text in unit tests, shared by the mechanisms' tests.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::check;
+    use crate::lang::draft::Draft;
+    use crate::lang::syntax::parse;
+
+    /// The goal `text` checks to, which must have no diagnostic.
+    pub fn goal(text: &str) -> Draft {
+        let (g, d) = check(text, &parse(text).unwrap());
+        assert!(d.is_empty(), "{text}: {d:?}");
+        g.unwrap()
+    }
+
+    /// The messages of `text`'s diagnostics, which must refuse it.
+    pub fn errors(text: &str) -> Vec<String> {
+        let (g, d) = check(text, &parse(text).unwrap());
+        assert!(g.is_none(), "{text}");
+        d.into_iter().map(|d| d.message).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::testing::{errors, goal};
     use super::*;
     use crate::lang::diag::Span;
     use crate::lang::syntax::parse;
     use crate::policy::fairshare::Decay;
     use crate::policy::{Dispatch, Order};
     use crate::workload::Time;
-
-    fn goal(text: &str) -> Draft {
-        let (g, d) = check(text, &parse(text).unwrap());
-        assert!(d.is_empty(), "{d:?}");
-        g.unwrap()
-    }
-
-    fn errors(text: &str) -> Vec<String> {
-        let (g, d) = check(text, &parse(text).unwrap());
-        assert!(g.is_none());
-        d.into_iter().map(|d| d.message).collect()
-    }
 
     #[test]
     fn baseline_statements() {

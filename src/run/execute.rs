@@ -16,7 +16,7 @@ use crate::policy::GoalPolicy;
 use crate::report::{ExcessSummary, OwnerReport, RunReport, SearchSummary};
 use crate::sim::{realized, simulate, EventMode, Outcome, SimOptions};
 use crate::workload::groups::{self, Bands};
-use crate::workload::transform::{effective_load, limit_runtime, make_moldable};
+use crate::workload::transform::{limit_runtime, make_moldable};
 use crate::workload::Workload;
 use rayon::prelude::*;
 use std::borrow::Cow;
@@ -235,10 +235,6 @@ fn run_measured(
 ) -> Result<(RunReport, Outcome), RunError> {
     let trace = &w.name;
     let w = goal_workload(goal, w, fcfs_backfill_run, events)?;
-    // MOLD's effective load: the work at perfect efficiency, before the
-    // scheme picks any width; and the offered load as the trace offers it,
-    // not as the widths picked make it.
-    let moldable_loads = goal.speedup.map(|_| (effective_load(&w), w.offered_load()));
     let mut policy = goal.build(&w)?;
     // FCFS-backfill on the workload as it came is the reference run itself
     // (the core is deterministic, and the reference ran in the same event
@@ -254,7 +250,9 @@ fn run_measured(
         Some(run) => run.clone(),
         None => simulate(&w, policy.as_mut(), sim)?,
     };
-    // MOLD's measures read the jobs as submitted, with the widths picked.
+    // MOLD's measures read the jobs as submitted, with the widths picked:
+    // the effective load and the offered load as the trace offers it, not
+    // as the widths picked make it.
     let molded = goal.speedup.map(|_| moldable_measures(&w, &outcome));
     // Measures read submit times: chunks were submitted when released.
     let w = realized(&w, &outcome);
@@ -269,11 +267,11 @@ fn run_measured(
         m,
     );
     report.events = events;
-    if let Some((effective, offered)) = moldable_loads {
+    if let Some(m) = &molded {
         // One table per trace: the moldable workload is the trace's.
         report.trace.clone_from(trace);
-        report.effective_load = Some(effective);
-        report.offered_load = offered;
+        report.effective_load = Some(m.effective_load);
+        report.offered_load = m.offered_load;
     }
     report.moldable = molded;
     report.excess = thresholds.map(|t| ExcessSummary {

@@ -199,16 +199,18 @@ impl Workload {
     /// submit span, sum(procs * runtime) / (procs * (last submit - first submit)).
     /// Uses simulated run times (killed at the estimate).
     pub fn offered_load(&self) -> f64 {
+        self.load_of(|j| j.procs as f64 * j.sim_runtime() as f64)
+    }
+
+    /// The sum of `work` over the jobs (processor-seconds) per
+    /// processor-second of the submit span; 0 without jobs.
+    pub fn load_of(&self, work: impl Fn(&Job) -> f64) -> f64 {
         let (Some(first), Some(last)) = (self.jobs.first(), self.jobs.last()) else {
             return 0.0;
         };
         let span = (last.submit - first.submit).max(1) as f64;
-        let work: f64 = self
-            .jobs
-            .iter()
-            .map(|j| j.procs as f64 * j.sim_runtime() as f64)
-            .sum();
-        work / (self.procs as f64 * span)
+        let total: f64 = self.jobs.iter().map(work).sum();
+        total / (self.procs as f64 * span)
     }
 
     pub fn measured_count(&self) -> usize {

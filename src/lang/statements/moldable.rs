@@ -29,7 +29,9 @@
 //! `limit runtime`: a moldable job split into chunks is not defined.
 
 use super::{Cx, Kind, Mechanism, NearMiss};
-use crate::lang::args::{did_you_mean, number, suggestion, whole_number, Args, Check};
+use crate::lang::args::{
+    did_you_mean, number, setting_once, suggestion, whole_number, Args, Check,
+};
 use crate::lang::diag::{Diagnostic, Span};
 use crate::lang::draft::Draft;
 use crate::lang::mode::{Claim, Fit, Mode, Modes, Role, Wording};
@@ -212,15 +214,14 @@ fn speedup(st: &Statement) -> Check<MoldableSpec> {
     while let Some(item) = args.peek() {
         let word = setting(item)?;
         args.next("")?;
-        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == word) {
-            return Err(
-                Diagnostic::error(item.span, format!("{word} is given twice"))
-                    .with_label("second")
-                    .with_related(*first, "first here")
-                    .with_help("give each setting of the model once"),
-            );
-        }
-        seen.push((word, item.span));
+        let twice = format!("{word} is given twice");
+        setting_once(
+            &mut seen,
+            word,
+            item.span,
+            twice,
+            "give each setting of the model once",
+        )?;
         match word {
             "A" => parallelism = Some(average_parallelism(&mut args)?),
             "sigma" => sigma = Some(sigma_of(&mut args)?),
@@ -468,15 +469,8 @@ fn moldable(st: &Statement) -> Check<MoldableScheme> {
     while let Some(item) = args.peek() {
         let word = fair_share_setting(item)?;
         args.next("")?;
-        if let Some((_, first)) = seen.iter().find(|(k, _)| *k == word) {
-            return Err(
-                Diagnostic::error(item.span, format!("the {word} factor is given twice"))
-                    .with_label("second")
-                    .with_related(*first, "first here")
-                    .with_help("give each factor once"),
-            );
-        }
-        seen.push((word, item.span));
+        let twice = format!("the {word} factor is given twice");
+        setting_once(&mut seen, word, item.span, twice, "give each factor once")?;
         let value = args.next(&format!("the {word} factor, as in {FAIR_SHARE_EXAMPLE}"))?;
         if word == "overbooking" {
             overbooking = factor(
@@ -601,25 +595,13 @@ fn words(st: &Statement) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use crate::lang::check::check;
+    use crate::lang::check::testing::{errors, goal};
     use crate::lang::check_text;
     use crate::lang::diag::Span;
-    use crate::lang::draft::Draft;
     use crate::lang::syntax::parse;
     use crate::policy::moldable::MoldableScheme;
     use crate::policy::{Dispatch, GoalPolicy, Order};
     use crate::workload::transform::{MoldableSpec, Parallelism, Sigma};
-
-    fn goal(text: &str) -> Draft {
-        let (g, d) = check(text, &parse(text).unwrap());
-        assert!(d.is_empty(), "{text}: {d:?}");
-        g.unwrap()
-    }
-
-    fn errors(text: &str) -> Vec<String> {
-        let (g, d) = check(text, &parse(text).unwrap());
-        assert!(g.is_none(), "{text}");
-        d.into_iter().map(|d| d.message).collect()
-    }
 
     fn help(text: &str) -> String {
         let (_, d) = check(text, &parse(text).unwrap());

@@ -14,7 +14,7 @@ mod fair_share;
 mod flat_profile;
 mod iterative;
 mod limits;
-pub(crate) mod width;
+mod width;
 
 pub use fair_share::FairShare;
 pub use iterative::{Iterative, Placed, Planner, Queued};

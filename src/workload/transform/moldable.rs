@@ -21,6 +21,15 @@ pub enum Parallelism {
     TimesWidth { low: f64, high: f64 },
 }
 
+impl Parallelism {
+    /// The MOLD paper's "A random": uniform between 1 and 2 times the
+    /// recorded width.
+    pub const PAPER_RANDOM: Parallelism = Parallelism::TimesWidth {
+        low: 1.0,
+        high: 2.0,
+    };
+}
+
 /// How a job's `sigma` is chosen.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -33,6 +42,14 @@ pub enum Sigma {
         low: f64,
         high: f64,
     },
+}
+
+impl Sigma {
+    /// The MOLD paper's sigma: uniform between 0 and 2.
+    pub const PAPER: Sigma = Sigma::Uniform {
+        low: 0.0,
+        high: 2.0,
+    };
 }
 
 /// How to make a rigid workload moldable.
@@ -121,22 +138,13 @@ pub fn make_moldable(w: &Workload, spec: &MoldableSpec) -> Result<Workload, Stri
 /// of the submit span. For rigid jobs the work is `T * w`, so a rigid
 /// workload's effective load is its offered load.
 pub fn effective_load(w: &Workload) -> f64 {
-    let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
-        return 0.0;
-    };
-    let span = (last.submit - first.submit).max(1) as f64;
-    let work: f64 = w
-        .jobs
-        .iter()
-        .map(|j| {
-            let t = j.sim_runtime();
-            match &j.speedup {
-                Some(m) => m.work(t, j.procs),
-                None => t as f64 * f64::from(j.procs),
-            }
-        })
-        .sum();
-    work / (f64::from(w.procs) * span)
+    w.load_of(|j| {
+        let t = j.sim_runtime();
+        match &j.speedup {
+            Some(m) => m.work(t, j.procs),
+            None => t as f64 * f64::from(j.procs),
+        }
+    })
 }
 
 #[cfg(test)]
