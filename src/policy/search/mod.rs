@@ -15,6 +15,7 @@
 
 pub mod traverse;
 
+use super::backfill::LiveProfile;
 use super::objective::{EpochContext, Measure, Objective, MAX_MEASURES};
 use super::Order;
 use crate::sim::{Epoch, JobIdx, Policy, PolicyStats, Profile, State};
@@ -173,7 +174,9 @@ impl SearchCost {
 pub struct SearchPolicy {
     spec: SearchSpec,
     order: Vec<JobIdx>,
-    profile: Profile,
+    /// The running jobs' profile, kept from epoch to epoch rather than
+    /// rebuilt from every running job at every search.
+    live: LiveProfile,
     cost: SearchCost,
 }
 
@@ -182,7 +185,7 @@ impl SearchPolicy {
         SearchPolicy {
             spec,
             order: Vec::new(),
-            profile: Profile::new(1, 0),
+            live: LiveProfile::new(),
             cost: SearchCost::default(),
         }
     }
@@ -195,6 +198,7 @@ impl Policy for SearchPolicy {
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
+        self.live.sync(state);
         // Only the jobs a schedule starts now matter; if none can start now,
         // every order gives the same decision.
         let fits_now = state
@@ -206,10 +210,13 @@ impl Policy for SearchPolicy {
         }
         let clock = Instant::now();
         let (start_now, visits) =
-            search_epoch(&self.spec, state, &mut self.order, &mut self.profile);
+            search_on(&self.spec, state, &mut self.order, self.live.profile());
         self.cost.searches += 1;
         self.cost.node_visits += visits;
+        let now = state.now;
         for job in start_now {
+            let info = epoch.state.jobs[job as usize];
+            self.live.start(now, info.estimate, info.procs);
             epoch.start(job);
         }
         self.cost
@@ -235,6 +242,18 @@ pub fn search_epoch(
         *profile = Profile::new(state.procs, state.now);
     }
     state.running_profile(profile);
+    search_on(spec, state, order, profile)
+}
+
+/// [`search_epoch`] on `profile` already holding the running jobs from
+/// now on, which the search leaves as it found it (every placement is
+/// lifted again).
+fn search_on(
+    spec: &SearchSpec,
+    state: &State<'_>,
+    order: &mut Vec<JobIdx>,
+    profile: &mut Profile,
+) -> (Vec<JobIdx>, u64) {
     spec.branch.sorted_queue(state, order);
     let mut search = Search::new(spec, state, order, profile);
     let visits = traverse(order.len(), spec.traversal, spec.budget, &mut search);
