@@ -111,7 +111,9 @@ impl Mechanism {
                 avg_wait,
                 max_wait,
                 avg_bsld,
-                SumCol::new("E_maxW", 2, Better::Lower, |r| r.excess.map(|e| e.max.total)),
+                SumCol::new("E_maxW", 2, Better::Lower, |r| {
+                    r.excess.map(|e| e.max.total)
+                }),
                 SumCol::new("E_98W", 2, Better::Lower, |r| r.excess.map(|e| e.p98.total)),
                 util,
             ],
@@ -438,7 +440,10 @@ mod tests {
     fn wrap_keeps_lines_within_the_width() {
         let text = "word ".repeat(60);
         let wrapped = wrap(&text, 40);
-        assert!(wrapped.lines().all(|l| l.chars().count() <= 40), "{wrapped}");
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= 40),
+            "{wrapped}"
+        );
         assert_eq!(wrapped.split_whitespace().count(), 60);
     }
 

@@ -150,9 +150,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     } else {
         out.push_str(&summary(&reports, &notes));
     }
-    let dir = args.out.clone().unwrap_or_else(|| {
-        PathBuf::from("goalc-results").join(results::folder_name(&reports))
-    });
+    let dir = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("goalc-results").join(results::folder_name(&reports)));
     let mut preamble = setup.replace("\n", "\n\n");
     for (trace, _, note) in &notes {
         preamble.push_str(&format!("- `{trace}`: {note}\n"));
