@@ -281,7 +281,7 @@ fn bench_on_the_model_says_which_defaults_it_took() {
     let first = out.lines().next().unwrap();
     assert!(first.contains("--load 0.85"), "{out}");
     assert!(out.contains("--exact-estimates"), "{out}");
-    assert!(!out.contains("--model-jobs 5000"), "{out}");
+    assert!(!out.contains("--model-jobs 3000"), "{out}");
     assert!(out.contains("trace lublin-300-128-s1@0.85"), "{out}");
     // Given, the load is the user's and nothing is said.
     let out = ok(&goalc(&[

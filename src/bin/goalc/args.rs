@@ -75,7 +75,7 @@ pub struct WorkloadArgs {
     /// higher factor a superset of the lower) or expanded run times
     #[arg(long, default_value = "duplication", value_parser = names::<FactorBy>(&FactorBy::NAMES))]
     pub factor_by: FactorBy,
-    /// Built-in model: number of jobs [default: 10000; `bench` on the model: 5000]
+    /// Built-in model: number of jobs [default: 10000; `bench` on the model: 3000]
     #[arg(long)]
     pub model_jobs: Option<usize>,
     /// Built-in model: processors of the machine

@@ -74,11 +74,12 @@ pub fn compile_goals(paths: &[PathBuf]) -> Result<Vec<Goal>, CliError> {
         .map(|c| c.file.as_str())
         .collect();
     if !warned.is_empty() {
-        eprintln!(
+        let line = format!(
             "goalc: {} goal file(s) with warnings (`goalc check` shows them): {}",
             warned.len(),
             warned.join(", ")
         );
+        eprint!("{}", goalc::report::wrap(&line, 120));
     }
     Ok(checked.into_iter().filter_map(|c| c.goal).collect())
 }
