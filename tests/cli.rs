@@ -20,6 +20,14 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// A scratch folder unique to this test run, as a string for arguments.
+fn scratch_dir(name: &str) -> String {
+    let dir = std::env::temp_dir()
+        .join(format!("goalc-cli-{}", std::process::id()))
+        .join(name);
+    dir.to_string_lossy().into_owned()
+}
+
 /// A scratch file unique to this test.
 fn scratch(name: &str, content: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("goalc-cli-{}", std::process::id()));
@@ -451,6 +459,7 @@ fn bench_reports_admission_against_utilization_and_load() {
             "admitted jobs must meet their deadlines: {r:?}"
         );
     }
+    let out_dir = scratch_dir("admission-results");
     let table = goalc(&[
         "bench",
         &repo("goals/qops-s02-f80.goal"),
@@ -460,6 +469,9 @@ fn bench_reports_admission_against_utilization_and_load() {
         "--exact-estimates",
         "--load-factor",
         "1.0,1.4",
+        "--full",
+        "--out",
+        &out_dir,
     ]);
     assert!(stdout(&table).contains("admission control against achieved utilization"));
 }
@@ -605,15 +617,21 @@ fn train_writes_a_goal_that_checks_and_runs_and_is_pinned() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
     let o = goalc(&["check", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
+    let results = scratch_dir("trained-results");
     let o = goalc(&[
         "bench",
         out.to_str().unwrap(),
         &repo("goals/greedy-easy.goal"),
         "--trace",
         trace.to_str().unwrap(),
+        "--out",
+        &results,
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("owner_obj"), "{}", stdout(&o));
+    // The summary's owner group, and the full report's owner column.
+    assert!(stdout(&o).contains("objective"), "{}", stdout(&o));
+    let full = std::fs::read_to_string(Path::new(&results).join("report.md")).unwrap();
+    assert!(full.contains("owner_obj"), "{full}");
     // A goal to run is no template, and a template is no goal to run.
     let o = goalc(&[
         "train",
@@ -630,6 +648,7 @@ fn train_writes_a_goal_that_checks_and_runs_and_is_pinned() {
 #[test]
 fn bench_reports_the_effective_load_of_moldable_goals() {
     let trace = repo("traces/lublin-1000-64-s2.swf");
+    let out_dir = scratch_dir("mold-results");
     let bench = |format: &str| {
         let o = goalc(&[
             "bench",
@@ -639,6 +658,9 @@ fn bench_reports_the_effective_load_of_moldable_goals() {
             &trace,
             "--format",
             format,
+            "--full",
+            "--out",
+            &out_dir,
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         stdout(&o)

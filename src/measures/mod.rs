@@ -238,9 +238,11 @@ pub struct AdmissionMeasures {
     pub missed: usize,
     pub deadline_jobs: usize,
     /// Mean response and bounded slowdown of the admitted jobs without a
-    /// user deadline (0 when there are none).
-    pub non_deadline_avg_response: f64,
-    pub non_deadline_avg_slowdown: f64,
+    /// user deadline; `None` when there are none (every job has a deadline,
+    /// F = 100%, or none of the others was admitted): a mean over no jobs
+    /// is no value, and a 0 would read as the best possible.
+    pub non_deadline_avg_response: Option<f64>,
+    pub non_deadline_avg_slowdown: Option<f64>,
 }
 
 pub fn admission_measures(w: &Workload, o: &Outcome, opts: MeasureOptions) -> AdmissionMeasures {
@@ -273,7 +275,7 @@ pub fn admission_measures(w: &Workload, o: &Outcome, opts: MeasureOptions) -> Ad
         }
     }
     let pct = |a: f64, b: f64| if b > 0.0 { 100.0 * a / b } else { 0.0 };
-    let mean = |a: f64| if nd > 0 { a / nd as f64 } else { 0.0 };
+    let mean = |a: f64| (nd > 0).then(|| a / nd as f64);
     AdmissionMeasures {
         unadmitted_pct: pct(rejected as f64, jobs as f64),
         unadmitted_work_pct: pct(rejected_work, work),

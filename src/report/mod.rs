@@ -2,15 +2,18 @@
 //! marked), Markdown ready for a pull request, JSON or CSV.
 
 pub mod owner;
+pub mod results;
+pub mod summary;
 
 pub use owner::OwnerReport;
+pub use summary::{summary, wrap, Mechanism, Note};
 
 use crate::measures::fairness::Fairness;
 use crate::measures::moldable::MoldableMeasures;
 use crate::measures::{AdmissionMeasures, Excess, Measures};
 use crate::policy::search::SearchCost;
 use crate::sim::EventMode;
-use crate::workload::Workload;
+use crate::workload::{Time, Workload};
 use serde::Serialize;
 use std::fmt::Write as _;
 
@@ -45,9 +48,17 @@ impl std::str::FromStr for Format {
 pub struct RunReport {
     pub trace: String,
     pub procs: u32,
-    /// Jobs simulated (warm-up and cool-down included).
+    /// Jobs this goal simulated (warm-up and cool-down included): the
+    /// chunks of a runtime limit count one each, so this is the goal's
+    /// count; the workload's own is in `workload`.
     pub simulated_jobs: usize,
     pub offered_load: f64,
+    /// The workload as given to every goal, before any goal's own
+    /// transforms: what a table's header describes, whichever goal comes
+    /// first.
+    pub workload: WorkloadInfo,
+    /// Which paper's mechanism the goal uses, for the summary's groups.
+    pub mechanism: Mechanism,
     /// MOLD's effective load, for goals with a speedup model: every job's
     /// work at perfect efficiency (its time on one processor) per
     /// processor-second of the submit span, before the run picks widths.
@@ -81,6 +92,32 @@ pub struct RunReport {
     /// groups, and every run of a bench that has one).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub owner: Option<OwnerReport>,
+}
+
+/// The workload a run was made on, as given (before a goal's chunks,
+/// deadlines or speedup model).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct WorkloadInfo {
+    /// Jobs simulated, warm-up and cool-down included.
+    pub jobs: usize,
+    /// Jobs measured.
+    pub measured: usize,
+    /// [`Workload::offered_load`].
+    pub offered_load: f64,
+    /// Seconds between the first and the last submit: the span the offered
+    /// load is measured over.
+    pub load_span_s: Time,
+}
+
+impl WorkloadInfo {
+    pub fn of(w: &Workload) -> Self {
+        WorkloadInfo {
+            jobs: w.jobs.len(),
+            measured: w.measured_count(),
+            offered_load: w.offered_load(),
+            load_span_s: w.submit_span(),
+        }
+    }
 }
 
 /// Total normalized excessive wait against FCFS-backfill's maximum and
@@ -134,6 +171,8 @@ impl RunReport {
             procs: w.procs,
             simulated_jobs: w.jobs.len(),
             offered_load: w.offered_load(),
+            workload: WorkloadInfo::of(w),
+            mechanism: Mechanism::Baseline,
             effective_load: None,
             moldable: None,
             label,
@@ -181,42 +220,48 @@ const fn col(
     }
 }
 
+/// Whether any measured job ran: per-job measures over no jobs are no
+/// values (`-`), not zeros that would read as the best.
+fn ran(r: &RunReport) -> bool {
+    r.measures.jobs > 0
+}
+
 /// The outcome measures, always shown.
 const COLUMNS: &[Column] = &[
     col("jobs", |r| Some(r.measures.jobs as f64), 0, Better::Neither),
     col(
         "avg_wait_s",
-        |r| Some(r.measures.avg_wait),
+        |r| ran(r).then_some(r.measures.avg_wait),
         0,
         Better::Lower,
     ),
     col(
         "p98_wait_s",
-        |r| Some(r.measures.p98_wait as f64),
+        |r| ran(r).then_some(r.measures.p98_wait as f64),
         0,
         Better::Lower,
     ),
     col(
         "max_wait_s",
-        |r| Some(r.measures.max_wait as f64),
+        |r| ran(r).then_some(r.measures.max_wait as f64),
         0,
         Better::Lower,
     ),
     col(
         "avg_slowdown",
-        |r| Some(r.measures.avg_slowdown),
+        |r| ran(r).then_some(r.measures.avg_slowdown),
         2,
         Better::Lower,
     ),
     col(
         "max_slowdown",
-        |r| Some(r.measures.max_slowdown),
+        |r| ran(r).then_some(r.measures.max_slowdown),
         1,
         Better::Lower,
     ),
     col(
         "avg_resp_s",
-        |r| Some(r.measures.avg_response),
+        |r| ran(r).then_some(r.measures.avg_response),
         0,
         Better::Lower,
     ),
@@ -227,7 +272,12 @@ const COLUMNS: &[Column] = &[
         4,
         Better::Lower,
     ),
-    col("awrt_s", |r| Some(r.measures.awrt), 0, Better::Lower),
+    col(
+        "awrt_s",
+        |r| ran(r).then_some(r.measures.awrt),
+        0,
+        Better::Lower,
+    ),
 ];
 
 /// MOLD's effective load, shown after `jobs` when any run has a speedup
@@ -296,13 +346,13 @@ const ADMISSION_COLUMNS: &[Column] = &[
     ),
     col(
         "nd_avg_resp_s",
-        |r| r.admission.map(|a| a.non_deadline_avg_response),
+        |r| r.admission.and_then(|a| a.non_deadline_avg_response),
         0,
         Better::Lower,
     ),
     col(
         "nd_avg_slowdown",
-        |r| r.admission.map(|a| a.non_deadline_avg_slowdown),
+        |r| r.admission.and_then(|a| a.non_deadline_avg_slowdown),
         2,
         Better::Lower,
     ),
@@ -484,7 +534,15 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
                     a.non_deadline_avg_response,
                     a.non_deadline_avg_slowdown,
                 ),
-                None => ("-".into(), "-".into(), m.avg_response, m.avg_slowdown),
+                None => (
+                    "-".into(),
+                    "-".into(),
+                    ran(r).then_some(m.avg_response),
+                    ran(r).then_some(m.avg_slowdown),
+                ),
+            };
+            let or_dash = |v: Option<f64>, decimals: usize| {
+                v.map_or("-".into(), |v| format!("{v:.decimals$}"))
             };
             body.push(vec![
                 r.label.clone(),
@@ -492,8 +550,8 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
                 format!("{:.4}", m.utilization),
                 un,
                 unw,
-                format!("{resp:.0}"),
-                format!("{slowdown:.2}"),
+                or_dash(resp, 0),
+                or_dash(slowdown, 2),
             ]);
         }
     }
@@ -589,16 +647,20 @@ fn best(cols: &[&Column], runs: &[&RunReport]) -> Vec<Vec<bool>> {
         .collect()
 }
 
-/// One line about the trace the table is for.
+/// One line about the workload the table is for: its counts and load are
+/// the workload's as given, whichever goal comes first (a goal's own
+/// counts, chunks included, are in its row).
 fn caption(r: &RunReport) -> String {
     let m = &r.measures;
+    let w = &r.workload;
     let mut s = format!(
-        "trace {}: {} processors, {} jobs simulated, {} measured, offered load {:.3}",
+        "trace {}: {} processors, {} jobs simulated, {} measured, offered load {:.3} over the {} from first to last submit",
         r.trace,
         r.procs,
-        r.simulated_jobs,
-        m.jobs + m.rejected,
-        r.offered_load
+        w.jobs,
+        w.measured,
+        w.offered_load,
+        approx_duration(w.load_span_s)
     );
     if m.dropped.total() > 0 {
         let reasons: Vec<String> = m
@@ -626,6 +688,30 @@ fn caption(r: &RunReport) -> String {
         let _ = write!(s, "; events {}: {}", r.events, r.events.describe());
     }
     s
+}
+
+/// A duration rounded to its two largest units, for people: `80d 3h`,
+/// `2h 13m`, `45s`.
+pub fn approx_duration(secs: Time) -> String {
+    let units = [(86_400, "d"), (3600, "h"), (60, "m"), (1, "s")];
+    let secs = secs.max(0);
+    let Some(i) = units.iter().position(|&(u, _)| secs >= u) else {
+        return "0s".into();
+    };
+    let (big, big_name) = units[i];
+    match units.get(i + 1) {
+        Some(&(small, small_name)) => {
+            // Rounded to the smaller unit, so 1d 23h 59m reads 2d 0h.
+            let total = (secs + small / 2) / small * small;
+            let (a, b) = (total / big, total % big / small);
+            if b == 0 {
+                format!("{a}{big_name}")
+            } else {
+                format!("{a}{big_name} {b}{small_name}")
+            }
+        }
+        None => format!("{}{big_name}", secs / big),
+    }
 }
 
 /// Header and rows of a table of `cols` for `runs`, cells marked by `mark`.

@@ -13,7 +13,7 @@ use crate::measures::{admission_measures, measure, normalized_excess, MeasureOpt
 use crate::policy::fairshare::Decay;
 use crate::policy::search::SearchCost;
 use crate::policy::GoalPolicy;
-use crate::report::{ExcessSummary, OwnerReport, RunReport, SearchSummary};
+use crate::report::{ExcessSummary, OwnerReport, RunReport, SearchSummary, WorkloadInfo};
 use crate::sim::{realized, simulate, EventMode, Outcome, SimOptions};
 use crate::workload::groups::{self, Bands};
 use crate::workload::transform::{limit_runtime, make_moldable};
@@ -234,6 +234,7 @@ fn run_measured(
     events: EventMode,
 ) -> Result<(RunReport, Outcome), RunError> {
     let trace = &w.name;
+    let given = WorkloadInfo::of(w);
     let w = goal_workload(goal, w, fcfs_backfill_run, events)?;
     let mut policy = goal.build(&w)?;
     // FCFS-backfill on the workload as it came is the reference run itself
@@ -267,6 +268,8 @@ fn run_measured(
         m,
     );
     report.events = events;
+    report.workload = given;
+    report.mechanism = goal.mechanism();
     if let Some(m) = &molded {
         // One table per trace: the moldable workload is the trace's.
         report.trace.clone_from(trace);

@@ -6,7 +6,8 @@
 use crate::measures::owner::OwnerObjective;
 use crate::policy::fairshare::Decay;
 use crate::policy::greedy::week::{Calendar, ZoneError};
-use crate::policy::{GoalPolicy, Order, PolicySpec};
+use crate::policy::{Dispatch, GoalPolicy, Order, PolicySpec};
+use crate::report::Mechanism;
 use crate::sim::Policy;
 use crate::units::format_duration;
 use crate::workload::groups::Bands;
@@ -58,6 +59,33 @@ impl Goal {
             groups: None,
             owner: None,
             speedup: None,
+        }
+    }
+
+    /// Which paper's mechanism the goal uses, for the summary's groups. A
+    /// rigid policy with a speedup model is MOLD's rigid baseline; one with
+    /// user groups or an owner objective, GREEDY's reference; fairshare,
+    /// starvation queues, dynamic reservations and runtime limits are FAIR's.
+    pub fn mechanism(&self) -> Mechanism {
+        let spec = match &self.policy {
+            GoalPolicy::Search(_) => return Mechanism::Search,
+            GoalPolicy::Admission(_) => return Mechanism::Admission,
+            GoalPolicy::Greedy(_) => return Mechanism::Greedy,
+            GoalPolicy::Moldable(_) => return Mechanism::Moldable,
+            GoalPolicy::Baseline(spec) => spec,
+        };
+        let fair_dispatch = matches!(
+            spec.dispatch,
+            Dispatch::Starvation { .. } | Dispatch::ConservativeDynamic
+        );
+        if self.speedup.is_some() {
+            Mechanism::Moldable
+        } else if self.fairshare.is_some() || self.runtime_limit.is_some() || fair_dispatch {
+            Mechanism::Fairshare
+        } else if self.groups.is_some() || self.owner.is_some() {
+            Mechanism::Greedy
+        } else {
+            Mechanism::Baseline
         }
     }
 

@@ -11,6 +11,7 @@
 pub mod deadlines;
 pub mod execute;
 pub mod goal;
+pub mod notes;
 pub mod reference;
 pub mod scale;
 pub mod workloads;
@@ -18,6 +19,7 @@ pub mod workloads;
 pub use deadlines::DeadlineSpec;
 pub use execute::{expand_budgets, goal_workload, run_all, run_goal, run_one, RunOptions};
 pub use goal::Goal;
+pub use notes::notes;
 pub use reference::{Reference, Thresholds};
 pub use scale::{scale_to_machine, Calibration, ScaleFactor, ScaleSpec, Scaled, Try};
 pub use workloads::{FactorBy, LoadBy, WindowSpec, WorkloadPlan};

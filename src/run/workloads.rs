@@ -97,6 +97,11 @@ impl FromStr for WindowSpec {
     }
 }
 
+/// The share of a workload's work past its last submit (with no waiting)
+/// above which a requested load is warned about: a quarter of the work
+/// outside the span means the span no longer describes the load.
+pub const SPARSE_SHARE: f64 = 0.25;
+
 /// Everything that makes the workloads of a run, as plain data; the
 /// default is the built-in model as it is.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -144,6 +149,33 @@ impl WorkloadPlan {
             .into_iter()
             .flatten()
             .collect())
+    }
+
+    /// Warnings for the workloads made with a requested load (`load` or
+    /// load factors) whose submit span is too short for it: when more than
+    /// [`SPARSE_SHARE`] of the work would run after the last submit even
+    /// without waiting, the machine cannot carry the offered load over the
+    /// span it is measured on, and utilization comes out far below it.
+    pub fn load_warnings(&self, workloads: &[Workload]) -> Vec<String> {
+        if self.load.is_none() && self.load_factors.is_empty() {
+            return Vec::new();
+        }
+        workloads
+            .iter()
+            .filter_map(|w| {
+                let beyond = w.work_beyond_span();
+                (beyond > SPARSE_SHARE).then(|| {
+                    format!(
+                        "workload `{}` ({} jobs) is too sparse for its load: offered load {:.3} is measured over the {} from its first to its last submit, but {:.0}% of its work would run after that even if no job waited, so the machine cannot carry that load (utilization will be far lower); take a longer window",
+                        w.name,
+                        w.jobs.len(),
+                        w.offered_load(),
+                        crate::report::approx_duration(w.submit_span()),
+                        100.0 * beyond
+                    )
+                })
+            })
+            .collect()
     }
 
     /// Settings that only make sense together.

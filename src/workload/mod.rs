@@ -205,12 +205,44 @@ impl Workload {
     /// The sum of `work` over the jobs (processor-seconds) per
     /// processor-second of the submit span; 0 without jobs.
     pub fn load_of(&self, work: impl Fn(&Job) -> f64) -> f64 {
-        let (Some(first), Some(last)) = (self.jobs.first(), self.jobs.last()) else {
+        if self.jobs.is_empty() {
             return 0.0;
-        };
-        let span = (last.submit - first.submit).max(1) as f64;
+        }
+        let span = self.submit_span().max(1) as f64;
         let total: f64 = self.jobs.iter().map(work).sum();
         total / (self.procs as f64 * span)
+    }
+
+    /// Seconds from the first submit to the last: the span offered load is
+    /// measured over (0 without jobs).
+    pub fn submit_span(&self) -> Time {
+        match (self.jobs.first(), self.jobs.last()) {
+            (Some(first), Some(last)) => last.submit - first.submit,
+            _ => 0,
+        }
+    }
+
+    /// The share of the work (processor-seconds, simulated run times) that
+    /// would run after the last submit even if no job waited. Near 0 for a
+    /// workload long against its jobs; large when a few long jobs are
+    /// submitted within a short span, where an offered load over that span
+    /// says nothing about what the machine can carry.
+    pub fn work_beyond_span(&self) -> f64 {
+        let Some(last) = self.jobs.last().map(|j| j.submit) else {
+            return 0.0;
+        };
+        let (mut total, mut beyond) = (0.0, 0.0);
+        for j in &self.jobs {
+            let run = j.sim_runtime();
+            let after = (j.submit + run - last).clamp(0, run);
+            total += j.procs as f64 * run as f64;
+            beyond += j.procs as f64 * after as f64;
+        }
+        if total > 0.0 {
+            beyond / total
+        } else {
+            0.0
+        }
     }
 
     pub fn measured_count(&self) -> usize {

@@ -75,9 +75,9 @@ pub struct WorkloadArgs {
     /// higher factor a superset of the lower) or expanded run times
     #[arg(long, default_value = "duplication", value_parser = names::<FactorBy>(&FactorBy::NAMES))]
     pub factor_by: FactorBy,
-    /// Built-in model: number of jobs
-    #[arg(long, default_value_t = ModelParams::default().jobs)]
-    pub model_jobs: usize,
+    /// Built-in model: number of jobs [default: 10000; `bench` on the model: 3000]
+    #[arg(long)]
+    pub model_jobs: Option<usize>,
     /// Built-in model: processors of the machine
     #[arg(long, default_value_t = ModelParams::default().procs)]
     pub model_procs: u32,
@@ -95,7 +95,7 @@ impl WorkloadArgs {
         WorkloadPlan {
             procs: self.procs,
             model: ModelParams {
-                jobs: self.model_jobs,
+                jobs: self.model_jobs.unwrap_or(ModelParams::default().jobs),
                 procs: self.model_procs,
                 seed: self.seed,
                 widest: self.model_widest,

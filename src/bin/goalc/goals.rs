@@ -47,25 +47,39 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<Vec<Checked>, CliError> {
 }
 
 /// Checks goal files and returns the compiled goals, or prints the
-/// diagnostics and fails.
+/// diagnostics and fails. When no file has an error, warnings are named in
+/// one line rather than shown: a bench of a whole folder (where `goals/`
+/// keeps the GOAL paper's harmful combinations on purpose) should open
+/// with its results; `goalc check` shows them in full.
 pub fn compile_goals(paths: &[PathBuf]) -> Result<Vec<Goal>, CliError> {
     let checked = check_paths(paths)?;
-    let color = std::io::stderr().is_terminal();
-    let report: String = checked.iter().map(|c| c.render(color)).collect();
-    if !report.is_empty() {
-        let _ = std::io::stderr().lock().write_all(report.as_bytes());
-    }
     let bad: Vec<&str> = checked
         .iter()
         .filter(|c| c.has_errors())
         .map(|c| c.file.as_str())
         .collect();
     if !bad.is_empty() {
+        let color = std::io::stderr().is_terminal();
+        let report: String = checked.iter().map(|c| c.render(color)).collect();
+        let _ = std::io::stderr().lock().write_all(report.as_bytes());
         return Err(CliError::GoalErrors(format!(
             "{} goal file(s) with errors, nothing was run: {}",
             bad.len(),
             bad.join(", ")
         )));
+    }
+    let warned: Vec<&str> = checked
+        .iter()
+        .filter(|c| !c.diagnostics.is_empty())
+        .map(|c| c.file.as_str())
+        .collect();
+    if !warned.is_empty() {
+        let line = format!(
+            "goalc: {} goal file(s) with warnings (`goalc check` shows them): {}",
+            warned.len(),
+            warned.join(", ")
+        );
+        eprint!("{}", goalc::report::wrap(&line, 120));
     }
     Ok(checked.into_iter().filter_map(|c| c.goal).collect())
 }

@@ -60,7 +60,11 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         .into_iter()
         .map(|s| Goal::baseline(s, args.tau))
         .collect();
-    let workloads = args.workload.plan().workloads(&args.traces)?;
+    let plan = args.workload.plan();
+    let workloads = plan.workloads(&args.traces)?;
+    for warning in plan.load_warnings(&workloads) {
+        eprintln!("goalc: warning: {warning}");
+    }
     let events = args.events.events;
     let reports =
         match (&args.schedule_out, &goals[..], &workloads[..]) {

@@ -1,0 +1,75 @@
+//! A bench's results folder: the full report (every table, Markdown) and
+//! the same runs as JSON, so the summary on the terminal can stay short.
+//! Plots go in the same folder; [`plots`] is where they are made.
+
+use super::{render, Format, RunReport};
+use std::path::{Path, PathBuf};
+
+/// The files written into a results folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Written {
+    /// Every table of every workload, Markdown.
+    pub report: PathBuf,
+    /// Every run with every measure, JSON.
+    pub json: PathBuf,
+    /// Plots made from the runs (none until a plot writer exists).
+    pub plots: Vec<PathBuf>,
+}
+
+/// A folder name for these runs, the same for the same workloads (no
+/// timestamp, so a rerun replaces its results): the first workload's name,
+/// and how many more there are, with characters a file system may refuse
+/// replaced by `_`.
+pub fn folder_name(reports: &[RunReport]) -> String {
+    let mut traces: Vec<&str> = Vec::new();
+    for r in reports {
+        if !traces.contains(&r.trace.as_str()) {
+            traces.push(&r.trace);
+        }
+    }
+    let first = traces.first().copied().unwrap_or("empty");
+    let mut name: String = first
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._@+-".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if traces.len() > 1 {
+        name += &format!("+{}-more", traces.len() - 1);
+    }
+    name
+}
+
+/// Writes `report.md` (`preamble`, then the full tables) and `report.json`
+/// into `dir`, creating it, then the plots.
+pub fn write(dir: &Path, reports: &[RunReport], preamble: &str) -> std::io::Result<Written> {
+    std::fs::create_dir_all(dir)?;
+    let report = dir.join("report.md");
+    let json = dir.join("report.json");
+    let mut md = String::from("# goalc bench\n\n");
+    md.push_str(preamble);
+    if !preamble.is_empty() {
+        md.push('\n');
+    }
+    md.push_str(&render(reports, Format::Markdown));
+    std::fs::write(&report, md)?;
+    std::fs::write(&json, render(reports, Format::Json))?;
+    let plots = plots(dir, reports)?;
+    Ok(Written {
+        report,
+        json,
+        plots,
+    })
+}
+
+/// The hook for plots: writes the SVG plots of `reports` into `dir` and
+/// returns their paths. None are made yet (a `goalc report` command will
+/// draw them from a results folder); `bench` names plots only when this
+/// returns some.
+pub fn plots(_dir: &Path, _reports: &[RunReport]) -> std::io::Result<Vec<PathBuf>> {
+    Ok(Vec::new())
+}

@@ -1,0 +1,68 @@
+//! Notes on a bench that a reader of the summary needs, found in the data:
+//! goals that cannot differ on a workload, and set-ups a mechanism does
+//! not mean on it. Said once, beside the mechanism they concern.
+
+use super::goal::Goal;
+use crate::report::{approx_duration, Mechanism, Note};
+use crate::workload::Workload;
+
+/// The notes for `goals` run on `workloads`.
+pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
+    let mut out = Vec::new();
+    for w in workloads {
+        let note = |m: Mechanism, text: String| (w.name.clone(), m, text);
+        let longest = w.jobs.iter().map(|j| j.sim_runtime()).max().unwrap_or(0);
+        let idle_limits: Vec<&str> = goals
+            .iter()
+            .filter(|g| g.runtime_limit.is_some_and(|l| longest <= l))
+            .map(|g| g.name.as_str())
+            .collect();
+        if !idle_limits.is_empty() {
+            out.push(note(
+                Mechanism::Fairshare,
+                format!(
+                    "no job of this workload runs longer than a runtime limit (the longest runs {}), so \
+                     the limits of {} split nothing",
+                    approx_duration(longest),
+                    idle_limits.join(", ")
+                ),
+            ));
+        }
+        let users = {
+            let mut u: Vec<i64> = w.jobs.iter().map(|j| j.user).collect();
+            u.sort_unstable();
+            u.dedup();
+            u.len()
+        };
+        if users <= 1 {
+            if goals.iter().any(|g| g.fairshare.is_some()) {
+                out.push(note(
+                    Mechanism::Fairshare,
+                    "every job of this workload has the same user (the built-in model has no users), so \
+                     fairshare orders the queue first come, first served; run on a trace with users to \
+                     see fairshare at work"
+                        .into(),
+                ));
+            }
+            if goals.iter().any(|g| g.groups.is_some()) {
+                out.push(note(
+                    Mechanism::Greedy,
+                    "every job of this workload has the same user (the built-in model has no users), so \
+                     every job is in user group 1; run on a trace with users to see the owner's groups"
+                        .into(),
+                ));
+            }
+        }
+        let estimated = w.jobs.iter().any(|j| j.estimate > j.runtime);
+        if estimated && goals.iter().any(|g| g.deadlines.is_some()) {
+            out.push(note(
+                Mechanism::Admission,
+                "admission plans with the users' estimates while deadlines come from run times, so jobs \
+                 whose estimate cannot meet their deadline are rejected; --exact-estimates is the QOPS \
+                 paper's set-up"
+                    .into(),
+            ));
+        }
+    }
+    out
+}
