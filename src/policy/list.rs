@@ -11,16 +11,25 @@
 //!
 //! Online, the list schedule is recomputed at every epoch from the running
 //! jobs' estimated ends, and the jobs it plans to start now are started.
+//! The ends are kept from epoch to epoch, and a schedule reads them from the
+//! front only as far as it needs: with thousands of jobs running, an epoch
+//! costs what its own jobs need, not a pass over every running job.
 
 use super::{Order, Ranker};
-use crate::sim::{Epoch, JobIdx, Policy};
+use crate::sim::{Epoch, JobIdx, Policy, State};
 use crate::workload::Time;
+use std::collections::BTreeMap;
 
 pub struct ListScheduler {
     rank: Ranker,
     queue: Vec<JobIdx>,
-    /// Free times of processors, as (time, count) sorted by time.
-    free_at: Vec<(Time, u32)>,
+    /// Processors of the running jobs by estimated end, kept from epoch to
+    /// epoch.
+    ends: BTreeMap<Time, u32>,
+    /// Free times read so far in an epoch, as (time, count) sorted by time.
+    near: Vec<(Time, u32)>,
+    /// Ends the epoch's schedule planned beyond what was read, sorted.
+    later: Vec<(Time, u32)>,
 }
 
 impl ListScheduler {
@@ -28,7 +37,100 @@ impl ListScheduler {
         ListScheduler {
             rank: Ranker::new(order),
             queue: Vec::new(),
-            free_at: Vec::new(),
+            ends: BTreeMap::new(),
+            near: Vec::new(),
+            later: Vec::new(),
+        }
+    }
+
+    /// Brings the running jobs' ends to this epoch: ends not after now have
+    /// passed (their jobs are over), and a job that ended early gives back
+    /// the processors it held until its estimated end.
+    fn sync(&mut self, state: &State<'_>) {
+        while let Some(entry) = self.ends.first_entry() {
+            if *entry.key() > state.now {
+                break;
+            }
+            entry.remove();
+        }
+        for f in state.finished.iter().filter(|f| f.early) {
+            let info = &state.jobs[f.job as usize];
+            let end = f.start.saturating_add(info.estimate);
+            if let std::collections::btree_map::Entry::Occupied(mut e) = self.ends.entry(end) {
+                *e.get_mut() -= info.procs;
+                if *e.get() == 0 {
+                    e.remove();
+                }
+            }
+        }
+        #[cfg(debug_assertions)]
+        {
+            let mut rebuilt = BTreeMap::new();
+            for r in state.running {
+                *rebuilt.entry(r.expected_end).or_insert(0) += state.jobs[r.job as usize].procs;
+            }
+            debug_assert_eq!(self.ends, rebuilt, "kept ends differ at {}", state.now);
+        }
+    }
+}
+
+/// One epoch's free times: those read into `near` (every free time up to
+/// `frontier`, with the schedule's changes), the running jobs' ends not
+/// read yet, and the ends planned past the frontier.
+struct FreeTimes<'a> {
+    near: &'a mut Vec<(Time, u32)>,
+    unread: std::iter::Peekable<std::collections::btree_map::Range<'a, Time, u32>>,
+    later: &'a mut Vec<(Time, u32)>,
+    frontier: Time,
+}
+
+impl FreeTimes<'_> {
+    /// Reads the next free time into `near`; false when there is none.
+    fn read_next(&mut self) -> bool {
+        let running = self.unread.peek().map(|(&t, _)| t);
+        let planned = self.later.first().map(|e| e.0);
+        let t = match (running, planned) {
+            (Some(a), Some(b)) => a.min(b),
+            (Some(a), None) => a,
+            (None, Some(b)) => b,
+            (None, None) => return false,
+        };
+        let mut count = 0;
+        if running == Some(t) {
+            count += self.unread.next().map_or(0, |(_, &c)| c);
+        }
+        if planned == Some(t) {
+            count += self.later.remove(0).1;
+        }
+        self.near.push((t, count));
+        self.frontier = t;
+        true
+    }
+
+    /// [`take_earliest`] over every free time, reading only as many as it
+    /// needs.
+    fn take_earliest(&mut self, p: u32) -> Time {
+        let mut read: u32 = self.near.iter().map(|e| e.1).sum();
+        while read < p {
+            if !self.read_next() {
+                break;
+            }
+            read += self.near.last().map_or(0, |e| e.1);
+        }
+        take_earliest(self.near, p)
+    }
+
+    /// `p` processors become free at `end`.
+    fn free_at(&mut self, end: Time, p: u32) {
+        let list = if end <= self.frontier {
+            &mut *self.near
+        } else {
+            &mut *self.later
+        };
+        let pos = list.partition_point(|e| e.0 < end);
+        match list.get_mut(pos) {
+            Some(e) if e.0 == end => e.1 += p,
+            _ => list.insert(pos, (end, p)),
         }
     }
 }
@@ -42,39 +144,40 @@ impl Policy for ListScheduler {
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
+        self.sync(state);
         if state.waiting.is_empty() || state.free == 0 {
             return;
         }
         let now = state.now;
-        self.free_at.clear();
-        self.free_at.push((now, state.free));
-        for r in state.running {
-            let procs = state.jobs[r.job as usize].procs;
-            match self.free_at.last_mut() {
-                Some(last) if last.0 == r.expected_end => last.1 += procs,
-                _ => self.free_at.push((r.expected_end, procs)),
-            }
-        }
+        self.near.clear();
+        self.near.push((now, state.free));
+        self.later.clear();
+        let mut free = FreeTimes {
+            near: &mut self.near,
+            unread: self.ends.range(now + 1..).peekable(),
+            later: &mut self.later,
+            frontier: now,
+        };
         self.rank.sorted_queue(state, &mut self.queue);
         let mut to_start = Vec::new();
         for &job in &self.queue {
             let info = &state.jobs[job as usize];
-            let start = take_earliest(&mut self.free_at, info.procs);
-            let end = start.saturating_add(info.estimate);
-            let pos = self.free_at.partition_point(|e| e.0 < end);
-            match self.free_at.get_mut(pos) {
-                Some(e) if e.0 == end => e.1 += info.procs,
-                _ => self.free_at.insert(pos, (end, info.procs)),
-            }
+            let start = free.take_earliest(info.procs);
+            free.free_at(start.saturating_add(info.estimate), info.procs);
             if start == now {
                 to_start.push(job);
             }
             // Once nothing is free now, no later job can start now.
-            if self.free_at.first().is_none_or(|e| e.0 > now) {
+            if free.near.first().is_none_or(|e| e.0 > now) {
                 break;
             }
         }
         for job in to_start {
+            let info = epoch.state.jobs[job as usize];
+            *self
+                .ends
+                .entry(now.saturating_add(info.estimate))
+                .or_insert(0) += info.procs;
             epoch.start(job);
         }
     }
