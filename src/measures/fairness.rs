@@ -43,11 +43,13 @@ use super::{width_class, width_classes};
 // (workload -> sim -> policy -> measures) and no policy imports a measure,
 // so this is no loop.
 use crate::policy::fairshare::{Decay, UsageLedger};
-use crate::policy::list::take_earliest;
+use crate::policy::list::FreeTimes;
 use crate::sim::{JobIdx, JobInfo, Outcome};
 use crate::workload::{Time, Workload};
 use serde::Serialize;
 use std::cmp::Ordering;
+use std::collections::btree_map::Entry;
+use std::collections::BTreeMap;
 
 /// FAIR's hybrid fairshare fairness measures of one run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -162,22 +164,17 @@ fn key_cmp(a: &Key, b: &Key) -> Ordering {
     a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
 }
 
-/// Adds `procs` processors freed at `t` to a sorted (time, count) list.
-fn add_free(list: &mut Vec<(Time, u32)>, t: Time, procs: u32) {
-    let pos = list.partition_point(|e| e.0 < t);
-    match list.get_mut(pos) {
-        Some(e) if e.0 == t => e.1 += procs,
-        _ => list.insert(pos, (t, procs)),
-    }
+/// Adds `procs` processors freed at `t` to the free times.
+fn add_free(free: &mut BTreeMap<Time, u32>, t: Time, procs: u32) {
+    *free.entry(t).or_insert(0) += procs;
 }
 
-/// Removes `procs` processors freed at `t` from a sorted (time, count) list.
-fn remove_free(list: &mut Vec<(Time, u32)>, t: Time, procs: u32) {
-    let pos = list.partition_point(|e| e.0 < t);
-    if let Some(e) = list.get_mut(pos).filter(|e| e.0 == t) {
-        e.1 = e.1.saturating_sub(procs);
-        if e.1 == 0 {
-            list.remove(pos);
+/// Removes `procs` processors freed at `t` from the free times.
+fn remove_free(free: &mut BTreeMap<Time, u32>, t: Time, procs: u32) {
+    if let Entry::Occupied(mut e) = free.entry(t) {
+        *e.get_mut() = e.get().saturating_sub(procs);
+        if *e.get() == 0 {
+            e.remove();
         }
     }
 }
@@ -216,15 +213,16 @@ pub fn fair_start_times(w: &Workload, o: &Outcome, decay: Decay) -> Vec<Option<T
     ends.sort_unstable();
 
     let mut fst = vec![None; w.jobs.len()];
-    // Running jobs as (end, processors), sorted by end.
-    let mut running: Vec<(Time, u32)> = Vec::new();
+    // Running jobs' processors by end: a map, so that a start or an end
+    // costs O(log n) with thousands running.
+    let mut running: BTreeMap<Time, u32> = BTreeMap::new();
     let mut busy: u64 = 0;
     // Queued jobs as a set: a vector plus each job's position in it.
     let mut queue: Vec<JobIdx> = Vec::new();
     let mut pos = vec![u32::MAX; n];
     let (mut si, mut ei) = (0, 0);
     let mut ahead: Vec<Key> = Vec::new();
-    let mut free_at: Vec<(Time, u32)> = Vec::new();
+    let (mut near, mut later) = (Vec::new(), Vec::new());
 
     for &j in &arrivals {
         let a = jobs[j as usize].submit;
@@ -278,28 +276,25 @@ pub fn fair_start_times(w: &Workload, o: &Outcome, decay: Decay) -> Vec<Option<T
         }
         ahead.sort_unstable_by(key_cmp);
 
-        // List-schedule them from the state at `a`, then `j`.
+        // List-schedule them from the state at `a`, then `j`: the running
+        // jobs' free times (all after `a`) read only as far as needed.
         let idle = (w.procs as u64).saturating_sub(busy) as u32;
         let total = idle as u64 + busy;
-        free_at.clear();
+        near.clear();
         if idle > 0 {
-            free_at.push((a, idle));
+            near.push((a, idle));
         }
-        free_at.extend_from_slice(&running);
-        let place = |k: JobIdx, free_at: &mut Vec<(Time, u32)>| -> Time {
-            let p = (jobs[k as usize].procs as u64).min(total) as u32;
-            if p == 0 {
-                return a;
-            }
-            take_earliest(free_at, p)
-        };
+        let kept = running.iter().map(|(&t, &p)| (t, p));
+        let mut free = FreeTimes::new(&mut near, kept, &mut later, a);
+        let width = |k: JobIdx| (jobs[k as usize].procs as u64).min(total) as u32;
         for &(_, _, k) in &ahead {
-            let start = place(k, &mut free_at);
+            let p = width(k);
+            let start = if p == 0 { a } else { free.take_earliest(p) };
             let r = run(k);
-            let p = jobs[k as usize].procs.min(total as u32);
-            add_free(&mut free_at, start + (r.end - r.start), p);
+            free.free_at(start + (r.end - r.start), p);
         }
-        fst[j as usize] = Some(place(j, &mut free_at));
+        let p = width(j);
+        fst[j as usize] = Some(if p == 0 { a } else { free.take_earliest(p) });
     }
     fst
 }
@@ -309,14 +304,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn free_lists_stay_sorted_and_merged() {
-        let mut l = Vec::new();
+    fn free_times_stay_merged() {
+        let mut l = BTreeMap::new();
         add_free(&mut l, 10, 2);
         add_free(&mut l, 5, 1);
         add_free(&mut l, 10, 3);
-        assert_eq!(l, vec![(5, 1), (10, 5)]);
+        assert_eq!(l.into_iter().collect::<Vec<_>>(), vec![(5, 1), (10, 5)]);
+        let mut l = BTreeMap::from([(5, 1), (10, 5)]);
         remove_free(&mut l, 10, 5);
         remove_free(&mut l, 7, 1);
-        assert_eq!(l, vec![(5, 1)]);
+        assert_eq!(l.into_iter().collect::<Vec<_>>(), vec![(5, 1)]);
     }
 }

@@ -74,30 +74,50 @@ impl ListScheduler {
     }
 }
 
-/// One epoch's free times: those read into `near` (every free time up to
-/// `frontier`, with the schedule's changes), the running jobs' ends not
-/// read yet, and the ends planned past the frontier.
-struct FreeTimes<'a> {
+/// Processors' free times for one list schedule, read lazily: those read
+/// into `near` (every free time up to `frontier`, with the schedule's
+/// changes), the kept free times not read yet (`unread`, in time order,
+/// all after the frontier), and the ends the schedule planned past the
+/// frontier (`later`). A schedule of a few jobs on a machine where
+/// thousands run reads only the first few free times.
+pub(crate) struct FreeTimes<'a, I: Iterator<Item = (Time, u32)>> {
     near: &'a mut Vec<(Time, u32)>,
-    unread: std::iter::Peekable<std::collections::btree_map::Range<'a, Time, u32>>,
+    unread: std::iter::Peekable<I>,
     later: &'a mut Vec<(Time, u32)>,
     frontier: Time,
 }
 
-impl FreeTimes<'_> {
+impl<'a, I: Iterator<Item = (Time, u32)>> FreeTimes<'a, I> {
+    /// `near` holds the free times up to `from`; `unread` the rest, in time
+    /// order; `later` is scratch space.
+    pub fn new(
+        near: &'a mut Vec<(Time, u32)>,
+        unread: I,
+        later: &'a mut Vec<(Time, u32)>,
+        from: Time,
+    ) -> Self {
+        later.clear();
+        FreeTimes {
+            near,
+            unread: unread.peekable(),
+            later,
+            frontier: from,
+        }
+    }
+
     /// Reads the next free time into `near`; false when there is none.
     fn read_next(&mut self) -> bool {
-        let running = self.unread.peek().map(|(&t, _)| t);
+        let kept = self.unread.peek().map(|e| e.0);
         let planned = self.later.first().map(|e| e.0);
-        let t = match (running, planned) {
+        let t = match (kept, planned) {
             (Some(a), Some(b)) => a.min(b),
             (Some(a), None) => a,
             (None, Some(b)) => b,
             (None, None) => return false,
         };
         let mut count = 0;
-        if running == Some(t) {
-            count += self.unread.next().map_or(0, |(_, &c)| c);
+        if kept == Some(t) {
+            count += self.unread.next().map_or(0, |e| e.1);
         }
         if planned == Some(t) {
             count += self.later.remove(0).1;
@@ -109,19 +129,16 @@ impl FreeTimes<'_> {
 
     /// [`take_earliest`] over every free time, reading only as many as it
     /// needs.
-    fn take_earliest(&mut self, p: u32) -> Time {
-        let mut read: u32 = self.near.iter().map(|e| e.1).sum();
-        while read < p {
-            if !self.read_next() {
-                break;
-            }
-            read += self.near.last().map_or(0, |e| e.1);
+    pub fn take_earliest(&mut self, p: u32) -> Time {
+        let mut read: u64 = self.near.iter().map(|e| u64::from(e.1)).sum();
+        while read < u64::from(p) && self.read_next() {
+            read += self.near.last().map_or(0, |e| u64::from(e.1));
         }
         take_earliest(self.near, p)
     }
 
     /// `p` processors become free at `end`.
-    fn free_at(&mut self, end: Time, p: u32) {
+    pub fn free_at(&mut self, end: Time, p: u32) {
         let list = if end <= self.frontier {
             &mut *self.near
         } else {
@@ -132,6 +149,11 @@ impl FreeTimes<'_> {
             Some(e) if e.0 == end => e.1 += p,
             _ => list.insert(pos, (end, p)),
         }
+    }
+
+    /// True when processors are free at `now` (no free time is earlier).
+    pub fn any_free_at(&self, now: Time) -> bool {
+        self.near.first().is_some_and(|e| e.0 <= now)
     }
 }
 
@@ -151,13 +173,8 @@ impl Policy for ListScheduler {
         let now = state.now;
         self.near.clear();
         self.near.push((now, state.free));
-        self.later.clear();
-        let mut free = FreeTimes {
-            near: &mut self.near,
-            unread: self.ends.range(now + 1..).peekable(),
-            later: &mut self.later,
-            frontier: now,
-        };
+        let kept = self.ends.range(now + 1..).map(|(&t, &p)| (t, p));
+        let mut free = FreeTimes::new(&mut self.near, kept, &mut self.later, now);
         self.rank.sorted_queue(state, &mut self.queue);
         let mut to_start = Vec::new();
         for &job in &self.queue {
@@ -168,7 +185,7 @@ impl Policy for ListScheduler {
                 to_start.push(job);
             }
             // Once nothing is free now, no later job can start now.
-            if free.near.first().is_none_or(|e| e.0 > now) {
+            if !free.any_free_at(now) {
                 break;
             }
         }
