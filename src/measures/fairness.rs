@@ -46,11 +46,11 @@ use crate::policy::fairshare::{Decay, UsageLedger};
 use crate::policy::list::take_earliest;
 use crate::sim::{JobIdx, JobInfo, Outcome};
 use crate::workload::{Time, Workload};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 
 /// FAIR's hybrid fairshare fairness measures of one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fairness {
     /// Measured jobs that ran.
     pub jobs: usize,
@@ -69,7 +69,7 @@ pub struct Fairness {
 }
 
 /// The fairness measures of the jobs of one width class.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WidthFairness {
     /// Class label, e.g. `3-4`.
     pub width: String,

@@ -11,7 +11,7 @@ use crate::measures::{AdmissionMeasures, Excess, Measures};
 use crate::policy::search::SearchCost;
 use crate::sim::EventMode;
 use crate::workload::Workload;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// Output formats.
@@ -41,7 +41,7 @@ impl std::str::FromStr for Format {
 }
 
 /// One policy run on one workload.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
     pub trace: String,
     pub procs: u32,
@@ -64,7 +64,7 @@ pub struct RunReport {
     pub policy: String,
     /// How events became epochs; left out of JSON when per instant (the
     /// default), so default outputs stay as they were.
-    #[serde(skip_serializing_if = "EventMode::is_per_instant")]
+    #[serde(default, skip_serializing_if = "EventMode::is_per_instant")]
     pub events: EventMode,
     pub epochs: u64,
     pub measures: Measures,
@@ -85,14 +85,14 @@ pub struct RunReport {
 
 /// Total normalized excessive wait against FCFS-backfill's maximum and
 /// 98th-percentile wait (GOAL, section 4).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ExcessSummary {
     pub max: Excess,
     pub p98: Excess,
 }
 
 /// The cost of a searching policy over a run.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SearchSummary {
     pub searches: u64,
     pub node_visits: u64,
