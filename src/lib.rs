@@ -16,6 +16,7 @@ pub mod report;
 pub mod run;
 pub mod sim;
 pub mod store;
+pub mod suite;
 pub mod train;
 pub mod units;
 pub mod workload;

@@ -85,6 +85,16 @@ impl Store {
     }
 }
 
+/// Replaces the file at `path` with `bytes` in one rename, so a reader
+/// (or a kill) sees the old file or the new one, never half of it.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(|e| StoreError::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| StoreError::io(path, e))
+}
+
 /// Records of a store's bytes; see the module's comment for torn lines.
 pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<StoreContents, StoreError> {
     let mut out = StoreContents::default();

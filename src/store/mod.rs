@@ -7,9 +7,11 @@
 //! [`crate::report::RunReport`]) and below the suites that fill it.
 
 pub mod file;
+pub mod merge;
 pub mod record;
+pub mod reuse;
 
-pub use file::{Store, StoreContents};
+pub use file::{write_atomically, Store, StoreContents};
 pub use record::{cell_key, sha256_hex, Axes, Record, FORMAT, GOALC_VERSION};
 
 /// A store that cannot be read, written or merged.

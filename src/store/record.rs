@@ -95,17 +95,25 @@ fn hex(digest: &[u8]) -> String {
     s
 }
 
-/// The cell key: sha256 over the goal's hash, the trace's hash, the axes
-/// (as their JSON) and `measured_with`, what the suite measures every cell
-/// with beyond the goal's own measures (a bench-wide fairness decay or
-/// owner objective: they change the record, so they are part of it).
-/// Fields are separated by a newline, which none of them contains.
-pub fn cell_key(goal_hash: &str, trace_sha256: &str, axes: &Axes, measured_with: &str) -> String {
+/// The cell key: sha256 over the goal's name (reports show it, so two
+/// goal files of equal text are two cells), the goal's hash, the trace's
+/// hash, the axes (as their JSON) and `measured_with`, what the suite
+/// measures every cell with beyond the goal's own measures (a bench-wide
+/// fairness decay or owner objective: they change the record, so they are
+/// part of it). Each part is preceded by its length, so no two different
+/// lists of parts hash alike.
+pub fn cell_key(
+    goal: &str,
+    goal_hash: &str,
+    trace_sha256: &str,
+    axes: &Axes,
+    measured_with: &str,
+) -> String {
     let axes = serde_json::to_string(axes).unwrap_or_default();
     let mut h = Sha256::new();
-    for part in [goal_hash, trace_sha256, &axes, measured_with] {
+    for part in [goal, goal_hash, trace_sha256, &axes, measured_with] {
+        h.update((part.len() as u64).to_le_bytes());
         h.update(part.as_bytes());
-        h.update(b"\n");
     }
     hex(&h.finalize())
 }
@@ -191,7 +199,7 @@ pub(crate) fn sample() -> Record {
             format: FORMAT,
             goalc: GOALC_VERSION.into(),
             suite: sha256_hex(b"suite"),
-            key: cell_key("g", "t", &axes, ""),
+            key: cell_key("fcfs [L=400]", "g", "t", &axes, ""),
             goal: "fcfs [L=400]".into(),
             goal_hash: sha256_hex(b"goal"),
             trace: w.name.clone(),
@@ -229,20 +237,27 @@ mod tests {
     #[test]
     fn the_key_changes_with_every_input() {
         let r = sample();
-        let base = cell_key("g", "t", &r.axes, "");
+        let key = |goal: &str, g: &str, t: &str, a: &Axes, m: &str| cell_key(goal, g, t, a, m);
+        let base = key("fcfs [L=400]", "g", "t", &r.axes, "");
         assert_eq!(base, r.key);
-        assert_ne!(cell_key("h", "t", &r.axes, ""), base);
-        assert_ne!(cell_key("g", "u", &r.axes, ""), base);
-        assert_ne!(cell_key("g", "t", &r.axes, "fair"), base);
+        assert_ne!(key("fcfs", "g", "t", &r.axes, ""), base);
+        assert_ne!(key("fcfs [L=400]", "h", "t", &r.axes, ""), base);
+        assert_ne!(key("fcfs [L=400]", "g", "u", &r.axes, ""), base);
+        assert_ne!(key("fcfs [L=400]", "g", "t", &r.axes, "fair"), base);
+        // Parts do not run into each other.
+        assert_ne!(
+            key("ab", "c", "t", &r.axes, ""),
+            key("a", "bc", "t", &r.axes, "")
+        );
         let mut a = r.axes.clone();
         a.load = Some(0.8);
-        assert_ne!(cell_key("g", "t", &a, ""), base);
+        assert_ne!(key("fcfs [L=400]", "g", "t", &a, ""), base);
         let mut a = r.axes.clone();
         a.events = EventMode::PerInstant;
-        assert_ne!(cell_key("g", "t", &a, ""), base);
+        assert_ne!(key("fcfs [L=400]", "g", "t", &a, ""), base);
         let mut a = r.axes.clone();
         a.exact_estimates = false;
-        assert_ne!(cell_key("g", "t", &a, ""), base);
+        assert_ne!(key("fcfs [L=400]", "g", "t", &a, ""), base);
     }
 
     #[test]
