@@ -141,10 +141,8 @@ fn a_rerun_reuses_unchanged_cells_and_reruns_a_changed_goal() {
         )
         .unwrap();
     }
-    let text = format!(
-        "goals = [\"goals\"]\n[[trace]]\nmodel = {{ jobs = 600, procs = 64 }}\n\
-         [axes]\nloads = [0.7, 0.9]\nbudgets = [20, 60]\n"
-    );
+    let text = "goals = [\"goals\"]\n[[trace]]\nmodel = { jobs = 600, procs = 64 }\n\
+         [axes]\nloads = [0.7, 0.9]\nbudgets = [20, 60]\n";
     let suite = dir.join("suite.toml");
     std::fs::write(&suite, text).unwrap();
     let store = dir.join("s.jsonl");
