@@ -90,7 +90,13 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
     let goal_paths = cx.goal_paths(&parsed.goals);
     let traces = cx.traces(&parsed.trace, traces_dir);
     let settings = cx.settings(parsed.workload.as_ref());
-    let axes = cx.axes(parsed.axes.as_ref(), &traces, settings.as_ref());
+    // Where a warm-up or cool-down is given, for the error when nothing
+    // is windowed.
+    let around = parsed.workload.as_ref().and_then(|w| {
+        let w = w.get_ref();
+        w.warmup.as_ref().or(w.cooldown.as_ref()).map(span)
+    });
+    let axes = cx.axes(parsed.axes.as_ref(), &traces, around);
     let mut goals = Vec::new();
     for path in &goal_paths {
         let (checked, hash) = match std::fs::read(path) {
@@ -568,7 +574,7 @@ impl Cx<'_> {
         &mut self,
         axes: Option<&Spanned<AxesFile>>,
         traces: &Option<Vec<SuiteTrace>>,
-        settings: Option<&Settings>,
+        around: Option<Span>,
     ) -> Option<AxisValues> {
         let empty = AxesFile {
             loads: None,
@@ -618,15 +624,12 @@ impl Cx<'_> {
             }
         }
         let measured_whole = a.windows.is_none() && a.months.is_none();
-        if let (true, Some(s)) = (measured_whole, settings) {
-            if s.warmup != 0 || s.cooldown != 0 {
-                let at = axes.map_or(Span::new(0, 0), span);
-                self.help(
-                    at,
-                    "`warmup` and `cooldown` need a `windows` or `months` axis",
-                    "they are simulated before and after a measured window",
-                );
-            }
+        if let (true, Some(at)) = (measured_whole, around) {
+            self.help(
+                at,
+                "`warmup` and `cooldown` need a `windows` or `months` axis",
+                "they are simulated before and after a measured window",
+            );
         }
         let budgets = match self.list("budgets", a.budgets.as_ref()) {
             None => Vec::new(),
