@@ -15,6 +15,8 @@ pub mod policy;
 pub mod report;
 pub mod run;
 pub mod sim;
+pub mod store;
+pub mod suite;
 pub mod train;
 pub mod units;
 pub mod workload;

@@ -46,13 +46,13 @@ use crate::policy::fairshare::{Decay, UsageLedger};
 use crate::policy::list::FreeTimes;
 use crate::sim::{JobIdx, JobInfo, Outcome};
 use crate::workload::{Time, Workload};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 /// FAIR's hybrid fairshare fairness measures of one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Fairness {
     /// Measured jobs that ran.
     pub jobs: usize,
@@ -71,7 +71,7 @@ pub struct Fairness {
 }
 
 /// The fairness measures of the jobs of one width class.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct WidthFairness {
     /// Class label, e.g. `3-4`.
     pub width: String,

@@ -19,7 +19,7 @@ pub mod owner;
 
 use crate::sim::{Outcome, Run};
 use crate::workload::{Dropped, Time, Workload};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Settings of the measures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,7 +35,7 @@ impl Default for MeasureOptions {
 }
 
 /// The measures of one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measures {
     /// Measured jobs that ran.
     pub jobs: usize,
@@ -197,7 +197,7 @@ pub fn measure(workload: &Workload, outcome: &Outcome, opts: MeasureOptions) -> 
 /// each measured job that waited longer than `threshold` counts
 /// (wait - threshold) / threshold; thresholds come from FCFS-backfill's
 /// maximum and 98th-percentile wait on the same trace and load.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Excess {
     pub threshold: Time,
     pub total: f64,
@@ -230,7 +230,7 @@ pub fn normalized_excess(w: &Workload, o: &Outcome, threshold: Time) -> Excess {
 /// admitted, their share of processor-seconds, deadlines missed by admitted
 /// jobs (none with exact run times), and how the jobs without a user
 /// deadline fared.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct AdmissionMeasures {
     pub unadmitted_pct: f64,
     pub unadmitted_work_pct: f64,
@@ -364,7 +364,8 @@ fn loss_of_capacity(ran: &[Ran], procs: u32, from: Time, to: Time) -> f64 {
 /// Job classes by width and run time, FAIR's Table I categories: widths
 /// 1, 2, 3-4, 5-8, ... (powers of two) and run times 0-1h, 1-8h, 8-16h,
 /// 16-24h, 1-2d, 2d+.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(from = "ClassTableFields")]
 pub struct ClassTable {
     pub widths: Vec<String>,
     pub runtimes: Vec<String>,
@@ -374,8 +375,31 @@ pub struct ClassTable {
     width_bounds: Vec<u32>,
 }
 
+/// A [`ClassTable`] as stored: its width bounds are not written, being
+/// the powers of two [`width_classes`] made, one per width label.
+#[derive(Deserialize)]
+struct ClassTableFields {
+    widths: Vec<String>,
+    runtimes: Vec<String>,
+    cells: Vec<Vec<ClassCell>>,
+}
+
+impl From<ClassTableFields> for ClassTable {
+    fn from(f: ClassTableFields) -> Self {
+        let width_bounds = (0..f.widths.len())
+            .map(|i| 1u32.checked_shl(i as u32).unwrap_or(u32::MAX))
+            .collect();
+        ClassTable {
+            widths: f.widths,
+            runtimes: f.runtimes,
+            cells: f.cells,
+            width_bounds,
+        }
+    }
+}
+
 /// Jobs of one class.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassCell {
     pub jobs: usize,
     pub avg_wait: f64,

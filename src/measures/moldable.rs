@@ -11,7 +11,7 @@
 use crate::sim::Outcome;
 use crate::workload::transform::effective_load;
 use crate::workload::Workload;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Job sizes in processor-seconds (recorded width x run time), upper
 /// bounds: the MOLD paper's categories, from "200-3,200" to "more than
@@ -25,7 +25,7 @@ const CATEGORIES: [(f64, &str); 5] = [
 ];
 
 /// The measures of a moldable run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MoldableMeasures {
     /// Offered load of the workload as submitted (recorded widths).
     pub offered_load: f64,
@@ -43,9 +43,9 @@ pub struct MoldableMeasures {
 }
 
 /// The jobs of one size category.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Category {
-    pub label: &'static str,
+    pub label: String,
     pub jobs: usize,
     pub avg_turnaround: f64,
     pub avg_width: f64,
@@ -94,7 +94,7 @@ pub fn moldable_measures(w: &Workload, outcome: &Outcome) -> MoldableMeasures {
             .iter()
             .zip(sums)
             .map(|((_, label), (n, t, wd))| Category {
-                label,
+                label: label.to_string(),
                 jobs: n,
                 avg_turnaround: mean(t, n),
                 avg_width: mean(wd, n),
@@ -140,7 +140,7 @@ mod tests {
         let by: Vec<_> = m
             .categories
             .iter()
-            .map(|c| (c.label, c.jobs, c.avg_turnaround, c.avg_width))
+            .map(|c| (c.label.as_str(), c.jobs, c.avg_turnaround, c.avg_width))
             .collect();
         assert_eq!(
             by,

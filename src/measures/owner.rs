@@ -10,11 +10,11 @@
 use super::{measure, MeasureOptions, Measures};
 use crate::sim::Outcome;
 use crate::workload::Workload;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// One user group's share of a schedule.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GroupAwrt {
     /// 1-based.
     pub group: u8,

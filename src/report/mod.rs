@@ -14,7 +14,7 @@ use crate::measures::{AdmissionMeasures, Excess, Measures};
 use crate::policy::search::SearchCost;
 use crate::sim::EventMode;
 use crate::workload::{Time, Workload};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
 /// Output formats.
@@ -44,7 +44,7 @@ impl std::str::FromStr for Format {
 }
 
 /// One policy run on one workload.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
     pub trace: String,
     pub procs: u32,
@@ -75,7 +75,7 @@ pub struct RunReport {
     pub policy: String,
     /// How events became epochs; left out of JSON when per instant (the
     /// default), so default outputs stay as they were.
-    #[serde(skip_serializing_if = "EventMode::is_per_instant")]
+    #[serde(default, skip_serializing_if = "EventMode::is_per_instant")]
     pub events: EventMode,
     pub epochs: u64,
     pub measures: Measures,
@@ -96,7 +96,7 @@ pub struct RunReport {
 
 /// The workload a run was made on, as given (before a goal's chunks,
 /// deadlines or speedup model).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct WorkloadInfo {
     /// Jobs simulated, warm-up and cool-down included.
     pub jobs: usize,
@@ -122,14 +122,14 @@ impl WorkloadInfo {
 
 /// Total normalized excessive wait against FCFS-backfill's maximum and
 /// 98th-percentile wait (GOAL, section 4).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct ExcessSummary {
     pub max: Excess,
     pub p98: Excess,
 }
 
 /// The cost of a searching policy over a run.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct SearchSummary {
     pub searches: u64,
     pub node_visits: u64,

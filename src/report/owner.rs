@@ -3,10 +3,10 @@
 
 use super::RunReport;
 use crate::measures::owner::GroupAwrt;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The owner measures of one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OwnerReport {
     /// The group bounds, as the language writes them.
     pub bounds: String,

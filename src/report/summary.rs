@@ -8,7 +8,9 @@ use serde::Serialize;
 use std::fmt::Write as _;
 
 /// The paper mechanism a goal uses: the summary's groups, in this order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Mechanism {
     /// A classic scheduler (FCFS, EASY, conservative, LXF, list, ...).

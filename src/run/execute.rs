@@ -77,10 +77,9 @@ pub fn run_all(
     opts: RunOptions,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<RunReport>, RunError> {
-    let any_fair = opts.fairness && goals.iter().any(|g| g.fairshare.is_some());
-    let owner = bench_owner(goals)?;
+    let bench = BenchContext::of(goals)?;
     // The reference run serves the thresholds and every goal's deadlines.
-    let needs_reference = opts.normalized_excess || goals.iter().any(|g| g.deadlines.is_some());
+    let needs_reference = bench.needs_reference(goals, opts);
     let references: Vec<Option<Reference>> = workloads
         .par_iter()
         .map(|w| {
@@ -97,27 +96,79 @@ pub fn run_all(
     pairs
         .par_iter()
         .map(|(w, reference, goal)| {
-            let fair = opts
-                .fairness
-                .then(|| goal.fairshare.or(any_fair.then_some(Decay::CPLANT)))
-                .flatten();
-            let thresholds = reference
-                .filter(|_| opts.normalized_excess)
-                .map(|r| r.thresholds);
-            let report = run_measured(
-                goal,
-                w,
-                reference.map(|r| &r.outcome),
-                thresholds,
-                fair,
-                owner.as_ref(),
-                opts.events,
-            )
-            .map(|(report, _)| report);
+            let report = bench.run(goal, w, *reference, opts);
             tick();
             report
         })
         .collect()
+}
+
+/// What every run of a bench is measured with beyond its own goal: FAIR's
+/// fairness when any goal orders by fairshare, and the user groups and
+/// owner objective the goals state. It depends on the whole set of goals,
+/// so a suite computes it once over all its goals and every shard measures
+/// alike.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BenchContext {
+    any_fair: bool,
+    owner: Option<OwnerSpec>,
+}
+
+impl BenchContext {
+    /// The context of a bench of `goals` (an error when they state
+    /// different owner objectives).
+    pub fn of(goals: &[Goal]) -> Result<Self, RunError> {
+        Ok(BenchContext {
+            any_fair: goals.iter().any(|g| g.fairshare.is_some()),
+            owner: bench_owner(goals)?,
+        })
+    }
+
+    /// Whether runs of `goals` need the reference run (FCFS-backfill) of
+    /// their workload under `opts`.
+    pub fn needs_reference(&self, goals: &[Goal], opts: RunOptions) -> bool {
+        opts.normalized_excess || goals.iter().any(|g| g.deadlines.is_some())
+    }
+
+    /// The context in words, stable: part of a stored cell's identity.
+    pub fn describe(&self) -> String {
+        let mut s = format!("fairness-for-all={}", self.any_fair);
+        if let Some((bands, objective)) = &self.owner {
+            s += &format!("; groups {bands}");
+            if let Some(o) = objective {
+                s += &format!("; owner {o}");
+            }
+        }
+        s
+    }
+
+    /// One goal on one workload as `goalc bench` runs it; `reference` is
+    /// the workload's reference run under `opts.events`, when needed.
+    pub fn run(
+        &self,
+        goal: &Goal,
+        w: &Workload,
+        reference: Option<&Reference>,
+        opts: RunOptions,
+    ) -> Result<RunReport, RunError> {
+        let fair = opts
+            .fairness
+            .then(|| goal.fairshare.or(self.any_fair.then_some(Decay::CPLANT)))
+            .flatten();
+        let thresholds = reference
+            .filter(|_| opts.normalized_excess)
+            .map(|r| r.thresholds);
+        run_measured(
+            goal,
+            w,
+            reference.map(|r| &r.outcome),
+            thresholds,
+            fair,
+            self.owner.as_ref(),
+            opts.events,
+        )
+        .map(|(report, _)| report)
+    }
 }
 
 /// User groups and an owner objective, as a goal states them.

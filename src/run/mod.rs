@@ -17,7 +17,9 @@ pub mod scale;
 pub mod workloads;
 
 pub use deadlines::DeadlineSpec;
-pub use execute::{expand_budgets, goal_workload, run_all, run_goal, run_one, RunOptions};
+pub use execute::{
+    expand_budgets, goal_workload, run_all, run_goal, run_one, BenchContext, RunOptions,
+};
 pub use goal::Goal;
 pub use notes::notes;
 pub use reference::{Reference, Thresholds};

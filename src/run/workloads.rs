@@ -198,7 +198,14 @@ impl WorkloadPlan {
 
     /// The workloads made from one trace, or from the model.
     fn of_source(&self, trace: Option<&Path>) -> Result<Vec<Workload>, RunError> {
-        let mut w = self.source(trace)?;
+        self.from_source(self.source(trace)?)
+    }
+
+    /// The workloads made from `w`, a trace as read or the model as
+    /// generated ([`WorkloadPlan::source`]), so that a caller making many
+    /// plans of one trace reads it once.
+    pub fn from_source(&self, mut w: Workload) -> Result<Vec<Workload>, RunError> {
+        self.check()?;
         if let Some(n) = self.first_jobs {
             w = transform::first_jobs(&w, n);
         }
@@ -231,7 +238,7 @@ impl WorkloadPlan {
     }
 
     /// Reads a trace, or generates the model workload when there is none.
-    fn source(&self, trace: Option<&Path>) -> Result<Workload, RunError> {
+    pub fn source(&self, trace: Option<&Path>) -> Result<Workload, RunError> {
         match trace {
             Some(path) => Ok(swf::read_path(path, &ReadOptions { procs: self.procs })?),
             None => {

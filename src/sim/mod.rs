@@ -379,7 +379,7 @@ pub struct SimOptions {
 /// How the core turns the submissions and completions of one second into
 /// scheduling epochs. Wake-ups ([`Epoch::wake_at`]) give an epoch at their
 /// time in every mode when no event falls there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EventMode {
     /// Every completion, then every submission of the second (the trace's

@@ -11,7 +11,7 @@ pub mod speedup;
 pub mod swf;
 pub mod transform;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -105,7 +105,7 @@ impl Job {
 }
 
 /// Why a job of the trace is not in the workload.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DropReason {
     /// Run time missing (-1) or not positive.
@@ -133,7 +133,7 @@ impl fmt::Display for DropReason {
 }
 
 /// Counts of dropped jobs by reason, reported with every run.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Dropped(pub BTreeMap<DropReason, u64>);
 
 impl Dropped {

@@ -6,6 +6,7 @@ use crate::CliError;
 use clap::Args;
 use goalc::report::{render, results, summary, wrap, Format};
 use goalc::run::{expand_budgets, notes, run_all, RunOptions};
+use goalc::suite::Shard;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
@@ -49,6 +50,29 @@ pub struct BenchArgs {
     /// run [default: goalc-results/<workload>]
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// Run a suite file (TOML: goals, traces, axes; see suites/example.toml)
+    /// into a result store, reusing the cells it already holds
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// With --suite: run only shard I of N (every N-th cell from the I-th,
+    /// 0-based)
+    #[arg(long, value_name = "I/N", requires = "suite", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// With --suite: the result store (JSON lines) [default: beside the
+    /// suite file, SUITE.jsonl or SUITE.shard-I-of-N.jsonl]
+    #[arg(long, value_name = "FILE", requires = "suite")]
+    pub store: Option<PathBuf>,
+    /// With --suite: write DIR/array.sbatch (a Slurm job array, one task
+    /// per shard), DIR/merge.sbatch and DIR/submit.sh instead of running
+    #[arg(long, value_name = "DIR", requires_all = ["suite", "shards"])]
+    pub emit_slurm: Option<PathBuf>,
+    /// With --emit-slurm: the number of shards (array tasks)
+    #[arg(long, value_name = "N", requires = "emit_slurm", value_parser = clap::value_parser!(u16).range(1..))]
+    pub shards: Option<u16>,
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    s.parse()
 }
 
 /// The traces `bench` runs on: --trace files, else $GOALC_TRACES, else none
@@ -81,6 +105,9 @@ fn bench_traces(args: &BenchArgs) -> Result<Vec<PathBuf>, CliError> {
 }
 
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
+    if let Some(file) = &args.suite {
+        return crate::suite::run(&args, file);
+    }
     let goal_args = if args.goals.is_empty() {
         vec![PathBuf::from("goals")]
     } else {

@@ -2,20 +2,25 @@
 //! language called, reports out. Only the binary depends on clap and
 //! indicatif; the library does not.
 //!
-//! Exit codes: 0 success; 1 a goal file has errors (`check`, `bench`) or a
-//! run failed; 2 bad usage or bad input (a bad trace line, a missing file,
-//! an unknown policy).
+//! Exit codes: 0 success; 1 a goal or suite file has errors (`check`,
+//! `bench`), a run failed, or `merge` refused its stores; 2 bad usage or
+//! bad input (a bad trace line, a missing file, an unknown policy, a
+//! damaged store).
 
 mod args;
 mod bench;
 mod check;
 mod generate;
 mod goals;
+mod merge;
 mod simulate;
+mod suite;
 mod train;
 
 use clap::{Parser, Subcommand};
 use goalc::run::RunError;
+use goalc::store::StoreError;
+use goalc::suite::SuiteError;
 use std::io::Write;
 
 #[derive(Debug, Parser)]
@@ -40,6 +45,8 @@ enum Command {
     Simulate(simulate::SimulateArgs),
     /// Write a workload of the built-in model (Lublin-Feitelson) as an SWF trace
     Generate(generate::GenerateArgs),
+    /// Unite result stores (the shards of one suite) into one, sorted by cell
+    Merge(merge::MergeArgs),
     /// Train GREEDY's sort criteria for an owner objective on traces (evolution strategy); write the trained goal file
     Train(train::TrainArgs),
 }
@@ -51,6 +58,11 @@ pub enum CliError {
     Run(#[from] RunError),
     #[error(transparent)]
     Policy(#[from] goalc::policy::PolicyNameError),
+    /// Boxed: a failed cell carries its run error, large beside the others.
+    #[error(transparent)]
+    Suite(Box<SuiteError>),
+    #[error(transparent)]
+    Store(#[from] goalc::store::StoreError),
     #[error("{0}")]
     Usage(String),
     #[error("{path}: {source}")]
@@ -64,10 +76,21 @@ pub enum CliError {
     GoalErrors(String),
 }
 
+impl From<SuiteError> for CliError {
+    fn from(e: SuiteError) -> Self {
+        CliError::Suite(Box::new(e))
+    }
+}
+
 impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
             CliError::Run(RunError::Sim(_)) | CliError::GoalErrors(_) => 1,
+            CliError::Suite(e) => match **e {
+                SuiteError::Run(RunError::Sim(_)) | SuiteError::Cell { .. } => 1,
+                _ => 2,
+            },
+            CliError::Store(StoreError::Refused(_)) => 1,
             _ => 2,
         }
     }
@@ -95,6 +118,7 @@ fn main() {
         Command::Simulate(args) => simulate::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Train(args) => train::run(args),
+        Command::Merge(args) => merge::run(args),
     };
     if let Err(e) = result {
         let message = e.to_string();

@@ -1,0 +1,51 @@
+//! `goalc merge`: shard stores of one suite united into one store.
+
+use crate::CliError;
+use clap::Args;
+use goalc::store::merge::{merge, Input};
+use goalc::store::{write_atomically, Store};
+use std::path::PathBuf;
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The stores to unite (the shards of one suite, same goalc version)
+    #[arg(required = true)]
+    pub stores: Vec<PathBuf>,
+    /// The united store, sorted by cell key (written whole, then renamed)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+}
+
+pub fn run(args: MergeArgs) -> Result<(), CliError> {
+    let mut read = Vec::new();
+    for path in &args.stores {
+        if !path.is_file() {
+            return Err(CliError::Usage(format!(
+                "{}: no such store",
+                path.display()
+            )));
+        }
+        let contents = Store::read(path)?;
+        if contents.torn > 0 {
+            eprintln!(
+                "{}: ignored a torn last line (its shard was interrupted)",
+                path.display()
+            );
+        }
+        read.push((path.display().to_string(), contents));
+    }
+    let inputs: Vec<Input> = read
+        .iter()
+        .map(|(name, contents)| Input { name, contents })
+        .collect();
+    let records = merge(&inputs)?;
+    let text: String = records.iter().map(|r| r.to_line()).collect();
+    write_atomically(&args.out, text.as_bytes())?;
+    eprintln!(
+        "merged {} records from {} stores into {}",
+        records.len(),
+        args.stores.len(),
+        args.out.display()
+    );
+    Ok(())
+}

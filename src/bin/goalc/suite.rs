@@ -1,0 +1,184 @@
+//! `goalc bench --suite`: a suite file's cells run into a result store
+//! (reusing what it holds), one shard of them, or Slurm scripts that run
+//! the shards as a job array.
+
+use crate::bench::BenchArgs;
+use crate::CliError;
+use goalc::report::render;
+use goalc::suite::slurm::{scripts, SlurmPlan};
+use goalc::suite::{self, Layout, Shard};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// The options of `bench` a suite file replaces: given with `--suite`,
+/// they would be ignored, so they are refused.
+fn replaced(args: &BenchArgs) -> Vec<&'static str> {
+    let w = &args.workload;
+    let given = [
+        (!args.goals.is_empty(), "goal files"),
+        (!args.traces.is_empty(), "--trace"),
+        (!args.budget.is_empty(), "--budget"),
+        (w.procs.is_some(), "--procs"),
+        (w.first_jobs.is_some(), "--first-jobs"),
+        (w.scale_to.is_some(), "--scale-to"),
+        (w.exact_estimates, "--exact-estimates"),
+        (w.window.is_some(), "--window"),
+        (w.months.is_some(), "--months"),
+        (w.warmup != 0, "--warmup"),
+        (w.cooldown != 0, "--cooldown"),
+        (w.load.is_some(), "--load"),
+        (!w.load_factor.is_empty(), "--load-factor"),
+        (!args.events.events.is_per_instant(), "--events"),
+        (w.model_jobs.is_some(), "--model-jobs"),
+        (args.user_estimates, "--user-estimates"),
+        (args.full, "--full"),
+        (args.out.is_some(), "--out"),
+    ];
+    given
+        .iter()
+        .filter(|(g, _)| *g)
+        .map(|(_, name)| *name)
+        .collect()
+}
+
+/// The store a suite writes by default: beside the suite file, one per
+/// shard.
+fn default_store(suite: &Path, shard: Shard) -> PathBuf {
+    let stem = suite
+        .file_stem()
+        .map_or("suite".into(), |s| s.to_string_lossy().into_owned());
+    let name = if shard == Shard::WHOLE {
+        format!("{stem}.jsonl")
+    } else {
+        format!("{stem}.shard-{}-of-{}.jsonl", shard.index, shard.count)
+    };
+    suite.with_file_name(name)
+}
+
+fn absolute(p: &Path) -> Result<PathBuf, CliError> {
+    std::path::absolute(p).map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))
+}
+
+pub fn run(args: &BenchArgs, file: &Path) -> Result<(), CliError> {
+    let given = replaced(args);
+    if !given.is_empty() {
+        return Err(CliError::Usage(format!(
+            "--suite: the suite file gives the goals, traces and axes; remove {}",
+            given.join(", ")
+        )));
+    }
+    let traces = std::env::var_os("GOALC_TRACES").map(PathBuf::from);
+    let checked = suite::check_file(file, traces.as_deref())
+        .map_err(|e| CliError::Usage(format!("{}: {e}", file.display())))?;
+    let report = checked.render(std::io::stderr().is_terminal());
+    if !report.is_empty() {
+        let _ = std::io::stderr().lock().write_all(report.as_bytes());
+    }
+    let bad = checked.has_errors();
+    let Some(suite) = checked.suite.filter(|_| !bad) else {
+        return Err(CliError::GoalErrors(format!(
+            "{}: the suite has errors, nothing was run",
+            file.display()
+        )));
+    };
+    let layout = Layout::of(&suite)?;
+    if let Some(dir) = &args.emit_slurm {
+        return emit_slurm(args, file, dir, traces.as_deref(), &layout);
+    }
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let store = args
+        .store
+        .clone()
+        .unwrap_or_else(|| default_store(file, shard));
+    let cells = layout.shard(shard).len();
+    let bar = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(cells as u64);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} cells {elapsed}")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let done = suite::run(&suite, &layout, shard, &store, &|| bar.inc(1))?;
+    bar.finish_and_clear();
+    let mut note = String::new();
+    if done.torn > 0 {
+        note += &format!(
+            "{}: ignored and cut away a torn last line (a run was interrupted)\n",
+            store.display()
+        );
+    }
+    if done.dropped > 0 {
+        note += &format!(
+            "{}: removed {} record(s) of cells no longer in the suite or of another goalc version\n",
+            store.display(),
+            done.dropped
+        );
+    }
+    let shard_note = if shard == Shard::WHOLE {
+        String::new()
+    } else {
+        format!(" (shard {shard} of {} cells)", layout.cells.len())
+    };
+    note += &format!(
+        "reused {} of {} cells, ran {}{shard_note}; store {}\n",
+        done.reused,
+        done.cells,
+        done.ran,
+        store.display()
+    );
+    let _ = std::io::stderr().lock().write_all(note.as_bytes());
+    crate::print(&render(&done.reports, args.format.format));
+    Ok(())
+}
+
+fn emit_slurm(
+    args: &BenchArgs,
+    file: &Path,
+    dir: &Path,
+    traces: Option<&Path>,
+    layout: &Layout,
+) -> Result<(), CliError> {
+    let shards = usize::from(
+        args.shards
+            .ok_or_else(|| CliError::Usage("--emit-slurm needs --shards N".into()))?,
+    );
+    if args.shard.is_some() || args.store.is_some() {
+        return Err(CliError::Usage(
+            "--emit-slurm writes scripts that choose each shard's --shard and --store: remove them"
+                .into(),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(CliError::write(dir))?;
+    let goalc = std::env::current_exe()
+        .map_err(|e| CliError::Usage(format!("cannot find the goalc binary: {e}")))?;
+    let dir = absolute(dir)?;
+    let suite_path = absolute(file)?;
+    let traces = traces.map(absolute).transpose()?;
+    let plan = SlurmPlan {
+        goalc: &goalc,
+        suite: &suite_path,
+        dir: &dir,
+        shards,
+        traces: traces.as_deref(),
+    };
+    for s in scripts(&plan) {
+        let path = dir.join(s.name);
+        std::fs::write(&path, &s.text).map_err(CliError::write(&path))?;
+        if s.executable {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                .map_err(CliError::write(&path))?;
+        }
+    }
+    eprintln!(
+        "wrote {}/{{array.sbatch,merge.sbatch,submit.sh}}: {} cells in {shards} shards; run {}/submit.sh",
+        dir.display(),
+        layout.cells.len(),
+        dir.display()
+    );
+    Ok(())
+}

@@ -1,0 +1,194 @@
+//! A store on disk: JSON lines, one [`Record`] per finished cell, appended
+//! one whole line at a time.
+//!
+//! A process killed while writing can leave at most its last line torn
+//! (cut short, or without its newline): reading reports it and leaves it
+//! out, and opening for append cuts it away first, so it is never joined to
+//! the next record. A bad line anywhere else is not a torn write but a
+//! damaged store: an error naming `file:line`.
+
+use super::record::Record;
+use super::StoreError;
+use std::fs::{File, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// What a store holds.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StoreContents {
+    /// The records, in file order.
+    pub records: Vec<Record>,
+    /// Torn last lines left out (0 or 1).
+    pub torn: usize,
+    /// Bytes of the file up to the end of the last whole record.
+    pub valid_len: u64,
+}
+
+/// A store open for appending.
+#[derive(Debug)]
+pub struct Store {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl Store {
+    /// Reads the store at `path`; a missing file is an empty store.
+    pub fn read(path: &Path) -> Result<StoreContents, StoreError> {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(StoreError::io(path, e)),
+        };
+        parse(path, &bytes)
+    }
+
+    /// Opens the store at `path` for appending (creating it), after
+    /// cutting away a torn last line; returns what it held.
+    pub fn open(path: &Path) -> Result<(Store, StoreContents), StoreError> {
+        let contents = Store::read(path)?;
+        let mut file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(|e| StoreError::io(path, e))?;
+        let len = file.metadata().map_err(|e| StoreError::io(path, e))?.len();
+        if len != contents.valid_len {
+            file.set_len(contents.valid_len)
+                .map_err(|e| StoreError::io(path, e))?;
+        }
+        file.seek(SeekFrom::End(0))
+            .map_err(|e| StoreError::io(path, e))?;
+        Ok((
+            Store {
+                path: path.to_path_buf(),
+                file: Mutex::new(file),
+            },
+            contents,
+        ))
+    }
+
+    /// Appends one record: one `write_all` of its whole line, then a flush
+    /// to the file system, so a kill loses only the cells still running.
+    pub fn append(&self, record: &Record) -> Result<(), StoreError> {
+        let line = record.to_line();
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        file.write_all(line.as_bytes())
+            .and_then(|()| file.flush())
+            .map_err(|e| StoreError::io(&self.path, e))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Replaces the file at `path` with `bytes` in one rename, so a reader
+/// (or a kill) sees the old file or the new one, never half of it.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes).map_err(|e| StoreError::io(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| StoreError::io(path, e))
+}
+
+/// Records of a store's bytes; see the module's comment for torn lines.
+pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<StoreContents, StoreError> {
+    let mut out = StoreContents::default();
+    let mut start = 0usize;
+    let mut line_no = 0usize;
+    while start < bytes.len() {
+        line_no += 1;
+        let (end, complete) = match memchr::memchr(b'\n', &bytes[start..]) {
+            Some(i) => (start + i, true),
+            None => (bytes.len(), false),
+        };
+        let last = end + 1 >= bytes.len();
+        let text = &bytes[start..end];
+        match (serde_json::from_slice::<Record>(text), complete) {
+            (Ok(r), true) => {
+                out.records.push(r);
+                out.valid_len = (end + 1) as u64;
+            }
+            // A line cut short, or whole but unreadable, at the very end:
+            // a write that did not finish. (Only the last line can lack
+            // its newline.)
+            (_, false) => {
+                out.torn = 1;
+                break;
+            }
+            (Err(_), true) if last => {
+                out.torn = 1;
+                break;
+            }
+            (Err(e), true) => {
+                return Err(StoreError::BadLine {
+                    path: path.display().to_string(),
+                    line: line_no,
+                    column: e.column(),
+                    message: e.to_string(),
+                })
+            }
+        }
+        start = end + 1;
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(n: u32) -> String {
+        let mut r = crate::store::record::sample();
+        r.key = format!("k{n}");
+        r.to_line()
+    }
+
+    #[test]
+    fn a_cut_last_line_is_torn_and_left_out() {
+        let whole = line(1) + &line(2);
+        let cut = &line(3)[..40];
+        let bytes = format!("{whole}{cut}");
+        let c = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap();
+        assert_eq!(c.records.len(), 2);
+        assert_eq!(c.torn, 1);
+        assert_eq!(c.valid_len, whole.len() as u64);
+    }
+
+    #[test]
+    fn a_whole_last_record_without_its_newline_is_torn() {
+        let l = line(2);
+        let bytes = line(1) + l.trim_end();
+        let c = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap();
+        assert_eq!((c.records.len(), c.torn), (1, 1));
+    }
+
+    #[test]
+    fn a_bad_line_in_the_middle_names_its_place() {
+        let bytes = line(1) + "{\"format\": 1}\n" + &line(3);
+        let e = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap_err();
+        assert!(e.to_string().starts_with("s.jsonl:2:"), "{e}");
+    }
+
+    #[test]
+    fn opening_cuts_the_torn_line_before_appending() {
+        let dir = std::env::temp_dir().join(format!("goalc-store-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("s.jsonl");
+        std::fs::write(&path, line(1) + &line(2)[..25]).unwrap();
+        let (store, c) = Store::open(&path).unwrap();
+        assert_eq!((c.records.len(), c.torn), (1, 1));
+        let r: Record = serde_json::from_str(&line(3)).unwrap();
+        store.append(&r).unwrap();
+        drop(store);
+        let again = Store::read(&path).unwrap();
+        assert_eq!(again.torn, 0);
+        let keys: Vec<&str> = again.records.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, ["k1", "k3"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,109 @@
+//! Which records of a store a run can reuse: those of this store format
+//! and goalc version whose key is a cell the run wants. Anything else (a
+//! cell no longer in the suite, another version's numbers, a key twice) is
+//! left out, and the store is rewritten without it, so that a store always
+//! holds exactly the cells of the suite (or shard) that last ran on it.
+
+use super::file::{write_atomically, StoreContents};
+use super::record::{Record, FORMAT, GOALC_VERSION};
+use super::StoreError;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// The records a run reuses, by key, and how many it left out.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Reuse {
+    pub kept: BTreeMap<String, Record>,
+    /// Records left out: of another version, or of cells not wanted.
+    pub dropped: usize,
+}
+
+/// Picks from `contents` the records for `wanted` keys, marked with
+/// `suite` (a record's suite id follows the suite that reuses it: its key
+/// says its inputs are unchanged).
+pub fn reusable(contents: &StoreContents, suite: &str, wanted: &BTreeSet<&str>) -> Reuse {
+    let mut out = Reuse::default();
+    for r in &contents.records {
+        let usable = r.format == FORMAT
+            && r.goalc == GOALC_VERSION
+            && wanted.contains(r.key.as_str())
+            && !out.kept.contains_key(&r.key);
+        if usable {
+            let mut r = r.clone();
+            r.suite = suite.to_string();
+            out.kept.insert(r.key.clone(), r);
+        } else {
+            out.dropped += 1;
+        }
+    }
+    out
+}
+
+/// Whether the store must be rewritten to hold exactly `reuse.kept`, in
+/// its order: something was dropped, or a kept record changed suite.
+pub fn needs_rewrite(contents: &StoreContents, reuse: &Reuse) -> bool {
+    reuse.dropped > 0
+        || contents
+            .records
+            .iter()
+            .any(|r| reuse.kept.get(&r.key).is_some_and(|k| k.suite != r.suite))
+}
+
+/// Rewrites the store at `path` with `records` (sorted by key), replacing
+/// it in one rename.
+pub fn rewrite(path: &Path, records: &[&Record]) -> Result<(), StoreError> {
+    let mut text = String::new();
+    for r in records {
+        text += &r.to_line();
+    }
+    write_atomically(path, text.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::record::sample;
+
+    fn rec(key: &str, goalc: &str) -> Record {
+        Record {
+            key: key.into(),
+            goalc: goalc.into(),
+            ..sample()
+        }
+    }
+
+    #[test]
+    fn only_wanted_records_of_this_version_are_reused() {
+        let contents = StoreContents {
+            records: vec![
+                rec("a", GOALC_VERSION),
+                rec("b", "0.0.0-other"),
+                rec("c", GOALC_VERSION),
+                rec("a", GOALC_VERSION),
+            ],
+            ..StoreContents::default()
+        };
+        let wanted: BTreeSet<&str> = ["a", "b"].into();
+        let r = reusable(&contents, "new-suite", &wanted);
+        assert_eq!(r.kept.keys().collect::<Vec<_>>(), ["a"]);
+        assert_eq!(r.kept["a"].suite, "new-suite");
+        // b: other version; c: not wanted; the second a: twice.
+        assert_eq!(r.dropped, 3);
+        assert!(needs_rewrite(&contents, &r));
+    }
+
+    #[test]
+    fn a_store_of_exactly_the_wanted_cells_is_left_alone() {
+        let mut a = rec("a", GOALC_VERSION);
+        a.suite = "s".into();
+        let contents = StoreContents {
+            records: vec![a],
+            ..StoreContents::default()
+        };
+        let r = reusable(&contents, "s", &["a"].into());
+        assert_eq!((r.kept.len(), r.dropped), (1, 0));
+        assert!(!needs_rewrite(&contents, &r));
+        let r = reusable(&contents, "t", &["a"].into());
+        assert!(needs_rewrite(&contents, &r));
+    }
+}

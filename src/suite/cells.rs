@@ -1,0 +1,306 @@
+//! A checked suite laid out in cells: the cross product of goals (each
+//! search goal once per budget), traces and axes, in one canonical order,
+//! each cell keyed by everything that makes its outcome. Shards take cells
+//! by index from this order.
+
+use super::spec::{Place, Suite, TraceSource};
+use super::SuiteError;
+use crate::run::{expand_budgets, BenchContext, FactorBy, Goal, LoadBy};
+use crate::store::{cell_key, sha256_hex, Axes};
+use rayon::prelude::*;
+use std::io::Read;
+use std::path::Path;
+
+/// A suite's cells and what they share.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// The goals as cells run them: search goals once per budget.
+    pub goals: Vec<LaidGoal>,
+    /// sha256 of each trace's text (the model's is per seed, in each cell).
+    pub trace_hashes: Vec<TraceHash>,
+    pub cells: Vec<Cell>,
+    /// What every cell is measured with beyond its goal (computed over all
+    /// goals, so every shard measures alike).
+    pub bench: BenchContext,
+    /// sha256 over the sorted cell keys: the suite's identity.
+    pub suite_id: String,
+}
+
+/// A goal as cells run it.
+#[derive(Debug, Clone)]
+pub struct LaidGoal {
+    pub goal: Goal,
+    /// sha256 of its file's text.
+    pub hash: String,
+    pub budget: Option<u64>,
+}
+
+/// The hash of a trace's text; the model's is per seed.
+#[derive(Debug, Clone)]
+pub enum TraceHash {
+    File(String),
+    Model,
+}
+
+/// One cell: one goal on one workload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    /// Position in the canonical order.
+    pub index: usize,
+    /// Index into [`Layout::goals`].
+    pub goal: usize,
+    /// Index into the suite's traces.
+    pub trace: usize,
+    /// Index into the suite's places (whole, windows or months).
+    pub place: usize,
+    pub trace_sha256: String,
+    pub axes: Axes,
+    pub key: String,
+}
+
+impl Cell {
+    /// Cells with equal workload keys run on the same workload.
+    pub fn workload_key(&self) -> (usize, usize, Option<u64>, bool, u64, u64) {
+        (
+            self.trace,
+            self.place,
+            self.axes.seed,
+            self.axes.exact_estimates,
+            self.axes.load.map_or(0, f64::to_bits),
+            self.axes.load_factor.map_or(0, f64::to_bits),
+        )
+    }
+}
+
+/// The model's parameters as hashed for its `trace_sha256`.
+pub fn model_sha256(jobs: usize, procs: u32, widest: Option<u32>, seed: u64) -> String {
+    sha256_hex(
+        format!("lublin-feitelson jobs={jobs} procs={procs} widest={widest:?} seed={seed}")
+            .as_bytes(),
+    )
+}
+
+/// sha256 of a trace file's text, inflated when gzip.
+pub fn file_sha256(path: &Path) -> Result<String, SuiteError> {
+    let io = |e| SuiteError::Io(format!("{}: {e}", path.display()));
+    let raw = std::fs::read(path).map_err(io)?;
+    if !raw.starts_with(&[0x1f, 0x8b]) {
+        return Ok(sha256_hex(&raw));
+    }
+    let mut text = Vec::with_capacity(raw.len() * 8);
+    flate2::read::MultiGzDecoder::new(&raw[..])
+        .read_to_end(&mut text)
+        .map_err(io)?;
+    Ok(sha256_hex(&text))
+}
+
+fn load_by_name(l: LoadBy) -> &'static str {
+    match l {
+        LoadBy::Arrivals => "arrivals",
+        LoadBy::Runtimes => "runtimes",
+    }
+}
+
+fn factor_by_name(f: FactorBy) -> &'static str {
+    match f {
+        FactorBy::Duplication => "duplication",
+        FactorBy::Expansion => "expansion",
+    }
+}
+
+impl Layout {
+    /// Lays `suite` out: hashes its traces (read in parallel) and makes
+    /// every cell.
+    pub fn of(suite: &Suite) -> Result<Layout, SuiteError> {
+        let goals = lay_goals(suite);
+        let plain: Vec<Goal> = goals.iter().map(|g| g.goal.clone()).collect();
+        let bench = BenchContext::of(&plain)?;
+        let trace_hashes = suite
+            .traces
+            .par_iter()
+            .map(|t| match &t.source {
+                TraceSource::File {
+                    path,
+                    manifest_sha256,
+                } => {
+                    let sha = file_sha256(path)?;
+                    match manifest_sha256 {
+                        Some(m) if *m != sha => Err(SuiteError::Io(format!(
+                            "{}: not the manifest's trace `{}` (its text's sha256 is {sha}, the manifest says {m})",
+                            path.display(),
+                            t.name
+                        ))),
+                        _ => Ok(TraceHash::File(sha)),
+                    }
+                }
+                TraceSource::Model { .. } => Ok(TraceHash::Model),
+            })
+            .collect::<Result<Vec<_>, SuiteError>>()?;
+        let measured_with = bench.describe();
+        let s = &suite.settings;
+        let a = &suite.axes;
+        let mut cells = Vec::new();
+        for (ti, t) in suite.traces.iter().enumerate() {
+            let seeds: Vec<Option<u64>> = match &t.source {
+                TraceSource::Model { .. } => a.seeds.iter().map(|&s| Some(s)).collect(),
+                TraceSource::File { .. } => vec![None],
+            };
+            for &seed in &seeds {
+                let trace_sha256 = match (&trace_hashes[ti], &t.source) {
+                    (TraceHash::File(h), _) => h.clone(),
+                    (
+                        TraceHash::Model,
+                        TraceSource::Model {
+                            jobs,
+                            procs,
+                            widest,
+                        },
+                    ) => model_sha256(*jobs, *procs, *widest, seed.unwrap_or_default()),
+                    (TraceHash::Model, TraceSource::File { .. }) => String::new(),
+                };
+                for &exact in &a.exact_estimates {
+                    for &events in &a.events {
+                        for (pi, place) in a.places.iter().enumerate() {
+                            for &load in &a.loads {
+                                for &factor in &a.load_factors {
+                                    for (gi, g) in goals.iter().enumerate() {
+                                        let axes = Axes {
+                                            load,
+                                            load_by: load.map(|_| load_by_name(s.load_by).into()),
+                                            load_factor: factor,
+                                            factor_by: factor
+                                                .map(|_| factor_by_name(s.factor_by).into()),
+                                            window: match place {
+                                                Place::Window(w, _) => Some(w.clone()),
+                                                _ => None,
+                                            },
+                                            month: match place {
+                                                Place::Month(m) => Some(m.clone()),
+                                                _ => None,
+                                            },
+                                            warmup: s.warmup,
+                                            cooldown: s.cooldown,
+                                            budget: g.budget,
+                                            seed,
+                                            exact_estimates: exact,
+                                            first_jobs: s.first_jobs,
+                                            procs: s.procs,
+                                            events,
+                                        };
+                                        let key = cell_key(
+                                            &g.goal.name,
+                                            &g.hash,
+                                            &trace_sha256,
+                                            &axes,
+                                            &measured_with,
+                                        );
+                                        cells.push(Cell {
+                                            index: cells.len(),
+                                            goal: gi,
+                                            trace: ti,
+                                            place: pi,
+                                            trace_sha256: trace_sha256.clone(),
+                                            axes,
+                                            key,
+                                        });
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let mut keys: Vec<&str> = cells.iter().map(|c| c.key.as_str()).collect();
+        keys.sort_unstable();
+        let suite_id = sha256_hex(keys.join("\n").as_bytes());
+        Ok(Layout {
+            goals,
+            trace_hashes,
+            cells,
+            bench,
+            suite_id,
+        })
+    }
+
+    /// The cells of shard `index` of `count`: every `count`-th cell of the
+    /// canonical order from `index`, so shards are as even as they can be
+    /// and their union is every cell once.
+    pub fn shard(&self, shard: Shard) -> Vec<&Cell> {
+        self.cells
+            .iter()
+            .filter(|c| c.index % shard.count == shard.index)
+            .collect()
+    }
+}
+
+/// The goals as cells run them, in the suite's order.
+fn lay_goals(suite: &Suite) -> Vec<LaidGoal> {
+    let mut out = Vec::new();
+    for g in &suite.goals {
+        let budgets = &suite.axes.budgets;
+        let expanded = expand_budgets(std::slice::from_ref(&g.goal), budgets);
+        let per_budget = g.goal.policy.is_search() && !budgets.is_empty();
+        for (i, goal) in expanded.into_iter().enumerate() {
+            out.push(LaidGoal {
+                goal,
+                hash: g.hash.clone(),
+                budget: per_budget.then(|| budgets[i]),
+            });
+        }
+    }
+    out
+}
+
+/// Shard `index` of `count` (0-based).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole suite.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `i/n`, 0 <= i < n.
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("shard `{s}` must be I/N with 0 <= I < N, e.g. 0/4");
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: usize = i.trim().parse().map_err(|_| bad())?;
+        let count: usize = n.trim().parse().map_err(|_| bad())?;
+        if count == 0 || index >= count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_parse_and_refuse_nonsense() {
+        assert_eq!("1/4".parse(), Ok(Shard { index: 1, count: 4 }));
+        for bad in ["4/4", "0/0", "1", "a/2", "-1/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_model_hash_differs_by_seed() {
+        assert_ne!(model_sha256(10, 8, None, 1), model_sha256(10, 8, None, 2));
+        assert_eq!(model_sha256(10, 8, None, 1), model_sha256(10, 8, None, 1));
+    }
+}

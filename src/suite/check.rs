@@ -1,0 +1,712 @@
+//! Suite text to a checked [`Suite`], or diagnostics in the goal
+//! language's style: `file:line:col`, the line, a caret, did-you-mean.
+//! Every mistake the file can hold is found here, before anything runs.
+
+use super::format::{
+    AxesFile, EventsName, FactorByName, LoadByName, ModelEntry, SuiteFile, TraceEntry,
+    WorkloadSettings,
+};
+use super::manifest;
+use super::spec::{AxisValues, Place, Settings, Suite, SuiteGoal, SuiteTrace, TraceSource};
+use crate::lang::args::did_you_mean;
+use crate::lang::diag::{render, Diagnostic, Span};
+use crate::run::{FactorBy, LoadBy, WindowSpec};
+use crate::sim::EventMode;
+use crate::store::sha256_hex;
+use crate::units::parse_duration;
+use crate::workload::model::ModelParams;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use toml::Spanned;
+
+/// The result of checking a suite file.
+#[derive(Debug, Clone)]
+pub struct Checked {
+    /// The suite file as named in messages.
+    pub file: String,
+    pub text: String,
+    /// The suite file's own diagnostics.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Its goal files, checked (with their own diagnostics).
+    pub goals: Vec<crate::lang::Checked>,
+    /// The suite, when nothing has an error.
+    pub suite: Option<Suite>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+            || self.goals.iter().any(crate::lang::Checked::has_errors)
+    }
+
+    /// Every diagnostic, the suite file's first, in compiler style.
+    pub fn render(&self, color: bool) -> String {
+        let mut out: String = self
+            .diagnostics
+            .iter()
+            .map(|d| render(&self.file, &self.text, d, color))
+            .collect();
+        for g in &self.goals {
+            out += &g.render(color);
+        }
+        out
+    }
+}
+
+/// Reads and checks a suite file; `traces_dir` is where manifest names
+/// are found (`$GOALC_TRACES`).
+pub fn check_file(path: &Path, traces_dir: Option<&Path>) -> std::io::Result<Checked> {
+    let bytes = std::fs::read(path)?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let base = path.parent().unwrap_or(Path::new("."));
+    Ok(check_text(
+        &path.display().to_string(),
+        &text,
+        base,
+        traces_dir,
+    ))
+}
+
+/// Checks suite text; paths in it are relative to `base`.
+pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>) -> Checked {
+    let mut out = Checked {
+        file: file.to_string(),
+        text: text.to_string(),
+        diagnostics: Vec::new(),
+        goals: Vec::new(),
+        suite: None,
+    };
+    let parsed: SuiteFile = match toml::from_str(text) {
+        Ok(p) => p,
+        Err(e) => {
+            out.diagnostics.push(toml_diagnostic(text, &e));
+            return out;
+        }
+    };
+    let mut cx = Cx {
+        base,
+        diags: Vec::new(),
+    };
+    let goal_paths = cx.goal_paths(&parsed.goals);
+    let traces = cx.traces(&parsed.trace, traces_dir);
+    let settings = cx.settings(parsed.workload.as_ref());
+    // Where a warm-up or cool-down is given, for the error when nothing
+    // is windowed.
+    let around = parsed.workload.as_ref().and_then(|w| {
+        let w = w.get_ref();
+        w.warmup.as_ref().or(w.cooldown.as_ref()).map(span)
+    });
+    let axes = cx.axes(parsed.axes.as_ref(), &traces, around);
+    let mut goals = Vec::new();
+    for path in &goal_paths {
+        let (checked, hash) = match std::fs::read(path) {
+            Ok(bytes) => (
+                crate::lang::check_bytes(&path.display().to_string(), &bytes),
+                sha256_hex(&bytes),
+            ),
+            Err(e) => {
+                cx.diags.push(Diagnostic::error(
+                    span(&parsed.goals),
+                    format!("cannot read goal file `{}`: {e}", path.display()),
+                ));
+                continue;
+            }
+        };
+        if let Some(goal) = &checked.goal {
+            goals.push(SuiteGoal {
+                path: path.clone(),
+                hash,
+                goal: goal.clone(),
+            });
+        }
+        out.goals.push(checked);
+    }
+    cx.distinct_goal_names(&goals, &parsed.goals);
+    out.diagnostics = cx.diags;
+    out.diagnostics.sort_by_key(|d| d.span);
+    if out.has_errors() {
+        return out;
+    }
+    if let (Some(traces), Some(settings), Some(axes)) = (traces, settings, axes) {
+        out.suite = Some(Suite {
+            file: file.to_string(),
+            goals,
+            traces,
+            settings,
+            axes,
+        });
+    }
+    out
+}
+
+fn span<T>(s: &Spanned<T>) -> Span {
+    let r = s.span();
+    Span::new(r.start, r.end)
+}
+
+/// A TOML or shape error (unknown key, wrong type, missing key) as a
+/// diagnostic; unknown keys and names get a did-you-mean from the list
+/// serde gives.
+fn toml_diagnostic(text: &str, e: &toml::de::Error) -> Diagnostic {
+    let at = e.span().map_or(Span::new(text.len(), text.len()), |r| {
+        Span::new(r.start, r.end)
+    });
+    let message = e.message().trim().to_string();
+    let mut d = Diagnostic::error(at, message.replace('\n', " "));
+    let words = backticked(&message);
+    let unknown = ["unknown field", "unknown variant"]
+        .iter()
+        .any(|p| message.starts_with(p));
+    if let (true, Some((word, candidates))) = (unknown, words.split_first()) {
+        let candidates: Vec<&str> = candidates.iter().map(String::as_str).collect();
+        d = match did_you_mean(word, candidates.iter().copied()) {
+            Some(c) => d.with_help(format!("did you mean `{c}`?")),
+            None if candidates.is_empty() => d,
+            None => d.with_help(format!("expected one of: {}", candidates.join(", "))),
+        };
+    } else if message.starts_with("missing field") {
+        d = d.with_help("see suites/example.toml for the format, with comments");
+    }
+    d
+}
+
+/// The words in backticks of a message, in order.
+fn backticked(message: &str) -> Vec<String> {
+    message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+struct Cx<'a> {
+    base: &'a Path,
+    diags: Vec<Diagnostic>,
+}
+
+impl Cx<'_> {
+    fn error(&mut self, at: Span, message: impl Into<String>) -> &mut Diagnostic {
+        self.diags.push(Diagnostic::error(at, message));
+        let last = self.diags.len() - 1;
+        &mut self.diags[last]
+    }
+
+    fn help(&mut self, at: Span, message: impl Into<String>, help: impl Into<String>) {
+        let d = Diagnostic::error(at, message).with_help(help);
+        self.diags.push(d);
+    }
+
+    /// A path of the suite file, relative to its folder.
+    fn path(&self, written: &str) -> PathBuf {
+        self.base.join(written)
+    }
+
+    /// A help for a path that does not exist: a near name in its folder.
+    fn near_path(&self, written: &str, want_dir: bool) -> String {
+        let p = Path::new(written);
+        let parent = p.parent().unwrap_or(Path::new(""));
+        let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let entries: Vec<String> = std::fs::read_dir(self.base.join(parent))
+            .map(|rd| {
+                rd.filter_map(|e| e.ok())
+                    .filter(|e| e.path().is_dir() == want_dir || !want_dir)
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let found = name
+            .as_deref()
+            .and_then(|n| did_you_mean(n, entries.iter().map(String::as_str)));
+        match found {
+            Some(f) => format!("did you mean `{}`?", parent.join(f).display()),
+            None => format!(
+                "paths are relative to the suite file's folder, `{}`",
+                self.base.display()
+            ),
+        }
+    }
+
+    /// Goal files, folders expanded (sorted), each once.
+    fn goal_paths(&mut self, goals: &Spanned<Vec<Spanned<String>>>) -> Vec<PathBuf> {
+        if goals.get_ref().is_empty() {
+            self.help(
+                span(goals),
+                "no goals: the suite would have no cells",
+                "name goal files or folders, e.g. goals = [\"../goals\"]",
+            );
+        }
+        let mut out: Vec<PathBuf> = Vec::new();
+        let mut seen: BTreeMap<PathBuf, Span> = BTreeMap::new();
+        for g in goals.get_ref() {
+            let at = span(g);
+            let path = self.path(g.get_ref());
+            let found: Vec<PathBuf> = if path.is_dir() {
+                let mut found: Vec<PathBuf> = std::fs::read_dir(&path)
+                    .map(|rd| {
+                        rd.filter_map(|e| e.ok().map(|e| e.path()))
+                            .filter(|p| p.extension().is_some_and(|x| x == "goal") && p.is_file())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                if found.is_empty() {
+                    self.error(at, format!("no .goal files in folder `{}`", g.get_ref()));
+                }
+                found.sort();
+                found
+            } else if path.is_file() {
+                vec![path]
+            } else {
+                let help = self.near_path(g.get_ref(), false);
+                self.help(
+                    at,
+                    format!("no such goal file or folder `{}`", g.get_ref()),
+                    help,
+                );
+                continue;
+            };
+            for p in found {
+                let canon = p.canonicalize().unwrap_or_else(|_| p.clone());
+                if let Some(first) = seen.get(&canon) {
+                    let first = *first;
+                    let d = self.error(at, format!("goal file `{}` is named twice", p.display()));
+                    *d = d
+                        .clone()
+                        .with_related(first, "first named here")
+                        .with_help("name each goal file once: a cell is a goal on a workload");
+                    continue;
+                }
+                seen.insert(canon, at);
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    /// Two goals of one name would be two cells reports cannot tell apart.
+    fn distinct_goal_names(&mut self, goals: &[SuiteGoal], at: &Spanned<Vec<Spanned<String>>>) {
+        let mut seen: BTreeMap<&str, &Path> = BTreeMap::new();
+        for g in goals {
+            if let Some(first) = seen.insert(&g.goal.name, &g.path) {
+                self.help(
+                    span(at),
+                    format!(
+                        "two goals are named `{}`: `{}` and `{}`",
+                        g.goal.name,
+                        first.display(),
+                        g.path.display()
+                    ),
+                    "give one of them another `name`: reports tell goals apart by name",
+                );
+            }
+        }
+    }
+
+    fn traces(
+        &mut self,
+        traces: &Spanned<Vec<Spanned<TraceEntry>>>,
+        traces_dir: Option<&Path>,
+    ) -> Option<Vec<SuiteTrace>> {
+        if traces.get_ref().is_empty() {
+            self.help(
+                span(traces),
+                "no traces: the suite would have no cells",
+                "add a [[trace]] with `manifest`, `path` or `model`",
+            );
+            return None;
+        }
+        let mut out = Vec::new();
+        let mut names: BTreeMap<String, Span> = BTreeMap::new();
+        let mut ok = true;
+        for t in traces.get_ref() {
+            let at = span(t);
+            let Some(trace) = self.trace(at, t.get_ref(), traces_dir) else {
+                ok = false;
+                continue;
+            };
+            if let Some(first) = names.insert(trace.name.clone(), at) {
+                let d = self.error(at, format!("trace `{}` is named twice", trace.name));
+                *d = d.clone().with_related(first, "first named here");
+                ok = false;
+            }
+            out.push(trace);
+        }
+        ok.then_some(out)
+    }
+
+    fn trace(&mut self, at: Span, t: &TraceEntry, traces_dir: Option<&Path>) -> Option<SuiteTrace> {
+        let given = [t.manifest.is_some(), t.path.is_some(), t.model.is_some()];
+        if given.iter().filter(|&&g| g).count() != 1 {
+            self.help(
+                at,
+                "a trace is one of `manifest`, `path` or `model`",
+                "write one [[trace]] table per trace, each with exactly one of them",
+            );
+            return None;
+        }
+        if let Some(name) = &t.manifest {
+            return self.manifest_trace(name, traces_dir);
+        }
+        if let Some(p) = &t.path {
+            let path = self.path(p.get_ref());
+            if !path.is_file() {
+                let help = self.near_path(p.get_ref(), false);
+                self.help(
+                    span(p),
+                    format!("no such trace file `{}`", p.get_ref()),
+                    help,
+                );
+                return None;
+            }
+            return Some(SuiteTrace {
+                name: crate::workload::swf::trace_name(&path),
+                source: TraceSource::File {
+                    path,
+                    manifest_sha256: None,
+                },
+            });
+        }
+        t.model.as_ref().and_then(|m| self.model(m))
+    }
+
+    fn manifest_trace(
+        &mut self,
+        name: &Spanned<String>,
+        traces_dir: Option<&Path>,
+    ) -> Option<SuiteTrace> {
+        let at = span(name);
+        let all = manifest::traces();
+        let Some(entry) = all.iter().find(|t| t.name == *name.get_ref()) else {
+            let near = did_you_mean(name.get_ref(), all.iter().map(|t| t.name.as_str()));
+            let help = match near {
+                Some(n) => format!("did you mean `{n}`?"),
+                None => format!(
+                    "traces/manifest.toml names: {}",
+                    all.iter()
+                        .map(|t| t.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            };
+            self.help(
+                at,
+                format!(
+                    "`{}` is not a trace of traces/manifest.toml",
+                    name.get_ref()
+                ),
+                help,
+            );
+            return None;
+        };
+        let Some(dir) = traces_dir else {
+            self.help(
+                at,
+                format!("cannot find manifest trace `{}`: GOALC_TRACES is not set", entry.name),
+                "set GOALC_TRACES to the folder of the reference traces, or give the trace's `path`",
+            );
+            return None;
+        };
+        let path = dir.join(&entry.file);
+        if !path.is_file() {
+            self.help(
+                at,
+                format!("manifest trace `{}` is not in GOALC_TRACES", entry.name),
+                format!(
+                    "expected `{}`; download it as traces/manifest.toml says",
+                    path.display()
+                ),
+            );
+            return None;
+        }
+        Some(SuiteTrace {
+            name: entry.name.clone(),
+            source: TraceSource::File {
+                path,
+                manifest_sha256: Some(entry.swf_sha256.clone()),
+            },
+        })
+    }
+
+    fn model(&mut self, m: &Spanned<ModelEntry>) -> Option<SuiteTrace> {
+        let d = ModelParams::default();
+        let m = m.get_ref();
+        let jobs = self
+            .whole(m.jobs.as_ref(), 1, "jobs")?
+            .unwrap_or(d.jobs as u64);
+        let procs = self
+            .whole(m.procs.as_ref(), 1, "procs")?
+            .unwrap_or(d.procs as u64);
+        let widest = self.whole(m.widest.as_ref(), 1, "widest")?;
+        let procs = self.fits_u32(m.procs.as_ref(), procs)?;
+        let widest = match widest {
+            Some(w) => Some(self.fits_u32(m.widest.as_ref(), w)?),
+            None => None,
+        };
+        let name = match widest {
+            Some(w) => format!("lublin-{jobs}-{procs}-w{w}"),
+            None => format!("lublin-{jobs}-{procs}"),
+        };
+        Some(SuiteTrace {
+            name,
+            source: TraceSource::Model {
+                jobs: jobs as usize,
+                procs,
+                widest,
+            },
+        })
+    }
+
+    /// A whole number of at least `min`, when given.
+    fn whole(&mut self, v: Option<&Spanned<i64>>, min: i64, what: &str) -> Option<Option<u64>> {
+        let Some(v) = v else { return Some(None) };
+        if *v.get_ref() < min {
+            self.error(
+                span(v),
+                format!("`{what}` must be at least {min}, got {}", v.get_ref()),
+            );
+            return None;
+        }
+        Some(Some(*v.get_ref() as u64))
+    }
+
+    fn fits_u32(&mut self, v: Option<&Spanned<i64>>, n: u64) -> Option<u32> {
+        match u32::try_from(n) {
+            Ok(n) => Some(n),
+            Err(_) => {
+                let at = v.map_or(Span::new(0, 0), span);
+                self.error(at, format!("{n} is too large (at most {})", u32::MAX));
+                None
+            }
+        }
+    }
+
+    fn duration(&mut self, v: Option<&Spanned<String>>) -> Option<crate::workload::Time> {
+        let Some(v) = v else { return Some(0) };
+        match parse_duration(v.get_ref()) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                self.help(
+                    span(v),
+                    e.to_string(),
+                    "durations read like 90s, 30m, 24h, 7d",
+                );
+                None
+            }
+        }
+    }
+
+    fn settings(&mut self, w: Option<&Spanned<WorkloadSettings>>) -> Option<Settings> {
+        let Some(w) = w else {
+            return Some(Settings::default());
+        };
+        let w = w.get_ref();
+        let warmup = self.duration(w.warmup.as_ref());
+        let cooldown = self.duration(w.cooldown.as_ref());
+        let first_jobs = self.whole(w.first_jobs.as_ref(), 1, "first_jobs");
+        let procs = self.whole(w.procs.as_ref(), 1, "procs");
+        let procs = match procs? {
+            Some(p) => Some(self.fits_u32(w.procs.as_ref(), p)?),
+            None => None,
+        };
+        Some(Settings {
+            warmup: warmup?,
+            cooldown: cooldown?,
+            load_by: match w.load_by.as_ref().map(|v| *v.get_ref()) {
+                Some(LoadByName::Runtimes) => LoadBy::Runtimes,
+                _ => LoadBy::Arrivals,
+            },
+            factor_by: match w.factor_by.as_ref().map(|v| *v.get_ref()) {
+                Some(FactorByName::Expansion) => FactorBy::Expansion,
+                _ => FactorBy::Duplication,
+            },
+            first_jobs: first_jobs?.map(|n| n as usize),
+            procs,
+        })
+    }
+
+    /// An axis list: not empty, no value twice.
+    fn list<'v, T: PartialEq>(
+        &mut self,
+        name: &str,
+        list: Option<&'v Spanned<Vec<Spanned<T>>>>,
+    ) -> Option<&'v [Spanned<T>]> {
+        let list = list?;
+        if list.get_ref().is_empty() {
+            self.help(
+                span(list),
+                format!("axis `{name}` is empty: the suite would have no cells"),
+                format!("give `{name}` at least one value, or leave it out"),
+            );
+            return Some(&[]);
+        }
+        let items = list.get_ref();
+        for (i, v) in items.iter().enumerate() {
+            if let Some(first) = items[..i].iter().find(|f| f.get_ref() == v.get_ref()) {
+                let first = span(first);
+                let d = self.error(span(v), format!("axis `{name}` has this value twice"));
+                *d = d.clone().with_related(first, "first here");
+            }
+        }
+        Some(items)
+    }
+
+    fn positive(
+        &mut self,
+        name: &str,
+        list: Option<&Spanned<Vec<Spanned<f64>>>>,
+    ) -> Vec<Option<f64>> {
+        let Some(items) = self.list(name, list) else {
+            return vec![None];
+        };
+        for v in items {
+            let x = *v.get_ref();
+            if !(x.is_finite() && x > 0.0) {
+                self.error(
+                    span(v),
+                    format!("`{name}` values must be positive, got {x}"),
+                );
+            }
+        }
+        items.iter().map(|v| Some(*v.get_ref())).collect()
+    }
+
+    fn axes(
+        &mut self,
+        axes: Option<&Spanned<AxesFile>>,
+        traces: &Option<Vec<SuiteTrace>>,
+        around: Option<Span>,
+    ) -> Option<AxisValues> {
+        let empty = AxesFile {
+            loads: None,
+            load_factors: None,
+            windows: None,
+            months: None,
+            budgets: None,
+            seeds: None,
+            exact_estimates: None,
+            events: None,
+        };
+        let a = axes.map_or(&empty, Spanned::get_ref);
+        let before = self.diags.len();
+        let loads = self.positive("loads", a.loads.as_ref());
+        let load_factors = self.positive("load_factors", a.load_factors.as_ref());
+        let mut places = vec![Place::Whole];
+        if let (Some(w), Some(m)) = (&a.windows, &a.months) {
+            let d = self.error(span(m), "`months` and `windows` exclude each other");
+            *d = d
+                .clone()
+                .with_related(span(w), "windows given here")
+                .with_help("a cell is measured over a window or a month: keep one axis");
+        } else if let Some(items) = self.list("windows", a.windows.as_ref()) {
+            places = Vec::new();
+            for v in items {
+                match v.get_ref().parse::<WindowSpec>() {
+                    Ok(spec) => places.push(Place::Window(v.get_ref().clone(), spec)),
+                    Err(e) => {
+                        self.error(span(v), e);
+                    }
+                }
+            }
+        } else if let Some(items) = self.list("months", a.months.as_ref()) {
+            places = Vec::new();
+            for v in items {
+                match v.get_ref() {
+                    toml::Value::Integer(n) if *n >= 1 => places.push(Place::Month(n.to_string())),
+                    toml::Value::String(s) if is_year_month(s) => {
+                        places.push(Place::Month(s.clone()))
+                    }
+                    _ => self.help(
+                        span(v),
+                        format!("`{}` is not a month", v.get_ref()),
+                        "months are 1-based numbers (1 is a trace's first calendar month) or \"YYYY-MM\"",
+                    ),
+                }
+            }
+        }
+        let measured_whole = a.windows.is_none() && a.months.is_none();
+        if let (true, Some(at)) = (measured_whole, around) {
+            self.help(
+                at,
+                "`warmup` and `cooldown` need a `windows` or `months` axis",
+                "they are simulated before and after a measured window",
+            );
+        }
+        let budgets = match self.list("budgets", a.budgets.as_ref()) {
+            None => Vec::new(),
+            Some(items) => items
+                .iter()
+                .filter_map(|v| match *v.get_ref() {
+                    b if b >= 1 => Some(b as u64),
+                    b => {
+                        self.error(
+                            span(v),
+                            format!("a node budget must be at least 1, got {b}"),
+                        );
+                        None
+                    }
+                })
+                .collect(),
+        };
+        let any_model = traces.as_ref().is_some_and(|ts| {
+            ts.iter()
+                .any(|t| matches!(t.source, TraceSource::Model { .. }))
+        });
+        let seeds = match self.list("seeds", a.seeds.as_ref()) {
+            None => vec![ModelParams::default().seed],
+            Some(items) => {
+                if !any_model && traces.is_some() {
+                    if let Some(s) = &a.seeds {
+                        self.help(
+                            span(s),
+                            "`seeds` apply to the built-in model, and no trace is a `model`",
+                            "add a [[trace]] with `model = { ... }`, or leave `seeds` out",
+                        );
+                    }
+                }
+                items
+                    .iter()
+                    .filter_map(|v| match *v.get_ref() {
+                        s if s >= 0 => Some(s as u64),
+                        s => {
+                            self.error(span(v), format!("a seed must be 0 or more, got {s}"));
+                            None
+                        }
+                    })
+                    .collect()
+            }
+        };
+        let exact_estimates = match self.list("exact_estimates", a.exact_estimates.as_ref()) {
+            None => vec![false],
+            Some(items) => items.iter().map(|v| *v.get_ref()).collect(),
+        };
+        let events = match self.list("events", a.events.as_ref()) {
+            None => vec![EventMode::PerInstant],
+            Some(items) => items
+                .iter()
+                .map(|v| match v.get_ref() {
+                    EventsName::PerInstant => EventMode::PerInstant,
+                    EventsName::SubmissionsFirst => EventMode::SubmissionsFirst,
+                    EventsName::CompletionsFirst => EventMode::CompletionsFirst,
+                })
+                .collect(),
+        };
+        (self.diags.len() == before).then_some(AxisValues {
+            loads,
+            load_factors,
+            places,
+            budgets,
+            seeds,
+            exact_estimates,
+            events,
+        })
+    }
+}
+
+/// `YYYY-MM` with a month from 01 to 12.
+fn is_year_month(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 7
+        && b[4] == b'-'
+        && b[..4].iter().chain(&b[5..]).all(u8::is_ascii_digit)
+        && matches!(s[5..].parse::<u32>(), Ok(1..=12))
+}

@@ -1,0 +1,53 @@
+//! Experiment suites: a TOML file naming goals, traces and axes, run as
+//! the cross product of them into a result store.
+//!
+//! Data flows one way: [`format`] is the file as written (with spans),
+//! [`check`] turns it into a checked [`spec::Suite`] or diagnostics,
+//! [`cells`] lays the suite out in keyed cells and shards, [`execute`]
+//! runs the cells the store lacks through the run layer and appends them
+//! to the store ([`crate::store`]), and [`slurm`] writes the batch scripts
+//! that run the shards as a Slurm job array.
+
+// Diagnostics are the error path of a checker that runs once per file.
+#![allow(clippy::result_large_err)]
+
+pub mod cells;
+pub mod check;
+pub mod execute;
+pub mod format;
+pub mod manifest;
+pub mod slurm;
+pub mod spec;
+
+pub use cells::{Cell, Layout, Shard};
+pub use check::{check_file, check_text, Checked};
+pub use execute::{run, Summary};
+pub use spec::Suite;
+
+use crate::run::RunError;
+use crate::store::StoreError;
+
+/// A suite that could not be run.
+#[derive(Debug, thiserror::Error)]
+pub enum SuiteError {
+    #[error("{0}")]
+    Io(String),
+    #[error(transparent)]
+    Run(#[from] RunError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// One cell failed.
+    #[error("{goal} on {workload}: {source}")]
+    Cell {
+        goal: String,
+        workload: String,
+        #[source]
+        source: RunError,
+    },
+}
+
+impl From<crate::sim::SimError> for SuiteError {
+    fn from(e: crate::sim::SimError) -> Self {
+        SuiteError::Run(RunError::Sim(e))
+    }
+}

@@ -1,0 +1,144 @@
+//! Batch scripts that run a suite's shards as a Slurm job array and merge
+//! their stores in a job that waits for the array (`afterok`): the array
+//! task `i` runs shard `i/n` into `DIR/shard-i.jsonl`, the merge job unites
+//! them into `DIR/merged.jsonl`. Paths are absolute, so the jobs run from
+//! any folder and on any node that sees the same file system.
+
+use std::path::Path;
+
+/// What the scripts run.
+pub struct SlurmPlan<'a> {
+    /// The goalc binary.
+    pub goalc: &'a Path,
+    /// The suite file.
+    pub suite: &'a Path,
+    /// Where the scripts, shard stores, logs and merged store go.
+    pub dir: &'a Path,
+    pub shards: usize,
+    /// `$GOALC_TRACES` at the time of writing, passed on to the jobs.
+    pub traces: Option<&'a Path>,
+}
+
+/// A script, by file name.
+pub struct Script {
+    pub name: &'static str,
+    pub text: String,
+    pub executable: bool,
+}
+
+/// A word for the shell, in single quotes.
+fn quote(p: &Path) -> String {
+    format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
+}
+
+/// The three scripts: `array.sbatch`, `merge.sbatch`, `submit.sh`.
+pub fn scripts(p: &SlurmPlan) -> Vec<Script> {
+    let dir = p.dir;
+    let n = p.shards;
+    let env = match p.traces {
+        Some(t) => format!("export GOALC_TRACES={}\n", quote(t)),
+        None => String::new(),
+    };
+    let array = format!(
+        "#!/bin/bash\n\
+         # Written by `goalc bench --suite ... --emit-slurm`: task i of the\n\
+         # array runs shard i/{n} of the suite into its own store.\n\
+         #SBATCH --job-name=goalc-suite\n\
+         #SBATCH --array=0-{last}\n\
+         #SBATCH --output={log}\n\
+         #SBATCH --chdir={dir_q}\n\
+         set -euo pipefail\n\
+         {env}\
+         exec {goalc} bench --suite {suite} --shard \"$SLURM_ARRAY_TASK_ID/{n}\" \\\n    \
+         --store {dir_q}/\"shard-$SLURM_ARRAY_TASK_ID.jsonl\" --format csv\n",
+        last = n - 1,
+        log = quote(&dir.join("shard-%a.log")),
+        dir_q = quote(dir),
+        goalc = quote(p.goalc),
+        suite = quote(p.suite),
+    );
+    let shard_stores: Vec<String> = (0..n)
+        .map(|i| quote(&dir.join(format!("shard-{i}.jsonl"))))
+        .collect();
+    let merge = format!(
+        "#!/bin/bash\n\
+         # Written by `goalc bench --suite ... --emit-slurm`: unites the\n\
+         # {n} shard stores once every array task has succeeded.\n\
+         #SBATCH --job-name=goalc-merge\n\
+         #SBATCH --output={log}\n\
+         #SBATCH --chdir={dir_q}\n\
+         set -euo pipefail\n\
+         exec {goalc} merge --out {out} \\\n    {stores}\n",
+        log = quote(&dir.join("merge.log")),
+        dir_q = quote(dir),
+        goalc = quote(p.goalc),
+        out = quote(&dir.join("merged.jsonl")),
+        stores = shard_stores.join(" \\\n    "),
+    );
+    let submit = format!(
+        "#!/bin/sh\n\
+         # Submits the shards' job array, then the merge job to run after\n\
+         # every task of it succeeded. Prints both job ids.\n\
+         set -eu\n\
+         array=$(sbatch --parsable {array})\n\
+         array=${{array%%;*}}\n\
+         merge=$(sbatch --parsable --dependency=afterok:\"$array\" {merge})\n\
+         merge=${{merge%%;*}}\n\
+         echo \"array job $array ({n} tasks), merge job $merge: {out}\"\n",
+        array = quote(&dir.join("array.sbatch")),
+        merge = quote(&dir.join("merge.sbatch")),
+        out = dir.join("merged.jsonl").display(),
+    );
+    vec![
+        Script {
+            name: "array.sbatch",
+            text: array,
+            executable: false,
+        },
+        Script {
+            name: "merge.sbatch",
+            text: merge,
+            executable: false,
+        },
+        Script {
+            name: "submit.sh",
+            text: submit,
+            executable: true,
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_array_has_one_task_per_shard_and_the_merge_waits_for_it() {
+        let plan = SlurmPlan {
+            goalc: Path::new("/opt/goalc"),
+            suite: Path::new("/s/it's.toml"),
+            dir: Path::new("/out"),
+            shards: 4,
+            traces: Some(Path::new("/traces")),
+        };
+        let s = scripts(&plan);
+        let text = |name: &str| s.iter().find(|x| x.name == name).unwrap().text.clone();
+        let array = text("array.sbatch");
+        assert!(array.contains("#SBATCH --array=0-3\n"), "{array}");
+        assert!(
+            array.contains("--shard \"$SLURM_ARRAY_TASK_ID/4\""),
+            "{array}"
+        );
+        assert!(array.contains("'/s/it'\\''s.toml'"), "{array}");
+        assert!(array.contains("export GOALC_TRACES='/traces'"), "{array}");
+        let merge = text("merge.sbatch");
+        for i in 0..4 {
+            assert!(
+                merge.contains(&format!("'/out/shard-{i}.jsonl'")),
+                "{merge}"
+            );
+        }
+        assert!(!merge.contains("shard-4"), "{merge}");
+        assert!(text("submit.sh").contains("--dependency=afterok:\"$array\""));
+    }
+}

@@ -1,0 +1,399 @@
+//! `goalc bench --suite` and `goalc merge` end to end, through the binary:
+//! a suite's cells equal a bare `goalc bench` of them, a re-run reuses
+//! unchanged cells, a killed run resumes, shards unite into the whole
+//! store, and merge refuses stores of different suites or versions.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+const GOALC: &str = env!("CARGO_BIN_EXE_goalc");
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// A fresh folder under the system's temp folder.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("goalc-suite-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A suite of `goals` (files of goals/) on the model, at `loads`.
+fn write_suite(dir: &Path, goals: &[&str], jobs: u32, loads: &str) -> PathBuf {
+    let goals: Vec<String> = goals
+        .iter()
+        .map(|g| format!("\"{ROOT}/goals/{g}.goal\""))
+        .collect();
+    let text = format!(
+        "goals = [{}]\n\n[[trace]]\nmodel = {{ jobs = {jobs}, procs = 64 }}\n\n\
+         [[trace]]\npath = \"{ROOT}/traces/lublin-1000-64-s2.swf\"\n\n\
+         [axes]\nloads = [{loads}]\nbudgets = [20, 60]\nseeds = [1, 2]\n",
+        goals.join(", ")
+    );
+    let path = dir.join("suite.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+const GOALS: [&str; 4] = [
+    "easy",
+    "fcfs-backfill",
+    "conservative",
+    "strict-lexical-tw-avgx-dds-fcfs",
+];
+
+fn goalc(args: &[&str], threads: &str) -> Output {
+    Command::new(GOALC)
+        .args(args)
+        .env_remove("GOALC_TRACES")
+        .env("RAYON_NUM_THREADS", threads)
+        .output()
+        .unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn ok(o: Output) -> Output {
+    assert!(o.status.success(), "goalc failed: {}", stderr(&o));
+    o
+}
+
+fn run_suite(suite: &Path, store: &Path, extra: &[&str], threads: &str) -> Output {
+    let mut args = vec![
+        "bench",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--store",
+        store.to_str().unwrap(),
+        "--format",
+        "csv",
+    ];
+    args.extend(extra);
+    goalc(&args, threads)
+}
+
+/// The store's lines, sorted.
+fn sorted_lines(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines.sort();
+    lines
+}
+
+/// Cells: (4 goals, the search goal at 2 budgets = 5) x (2 model seeds + 1
+/// trace) x loads.
+fn cells(loads: usize) -> usize {
+    5 * 3 * loads
+}
+
+#[test]
+fn a_suite_runs_what_bench_runs() {
+    let dir = temp("bench");
+    let suite = write_suite(&dir, &GOALS, 1000, "0.7");
+    let o = ok(run_suite(&suite, &dir.join("s.jsonl"), &[], "2"));
+    // Timings (the last two columns) vary from run to run.
+    let strip = |csv: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(csv)
+            .lines()
+            .map(|l| l.rsplitn(3, ',').nth(2).unwrap().to_string())
+            .collect()
+    };
+    let suite_rows = strip(&o.stdout);
+    let goals: Vec<String> = GOALS
+        .iter()
+        .map(|g| format!("{ROOT}/goals/{g}.goal"))
+        .collect();
+    let mut args: Vec<&str> = vec!["bench"];
+    args.extend(goals.iter().map(String::as_str));
+    args.extend([
+        "--model-jobs",
+        "1000",
+        "--model-procs",
+        "64",
+        "--seed",
+        "2",
+        "--load",
+        "0.7",
+        "--budget",
+        "20,60",
+        "--format",
+        "csv",
+    ]);
+    let bare = strip(&ok(goalc(&args, "2")).stdout);
+    // The suite's rows of seed 2 (the second 5 cells), header included.
+    assert_eq!(bare.len(), 6);
+    assert_eq!(&suite_rows[6..11], &bare[1..], "suite and bench differ");
+    assert_eq!(suite_rows[0], bare[0]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_rerun_reuses_unchanged_cells_and_reruns_a_changed_goal() {
+    let dir = temp("reuse");
+    let goals_dir = dir.join("goals");
+    std::fs::create_dir_all(&goals_dir).unwrap();
+    for g in GOALS {
+        std::fs::copy(
+            format!("{ROOT}/goals/{g}.goal"),
+            goals_dir.join(format!("{g}.goal")),
+        )
+        .unwrap();
+    }
+    let text = "goals = [\"goals\"]\n[[trace]]\nmodel = { jobs = 600, procs = 64 }\n\
+         [axes]\nloads = [0.7, 0.9]\nbudgets = [20, 60]\n";
+    let suite = dir.join("suite.toml");
+    std::fs::write(&suite, text).unwrap();
+    let store = dir.join("s.jsonl");
+    let first = ok(run_suite(&suite, &store, &[], "2"));
+    assert!(
+        stderr(&first).contains("reused 0 of 10 cells, ran 10"),
+        "{}",
+        stderr(&first)
+    );
+    let before = sorted_lines(&store);
+    let again = ok(run_suite(&suite, &store, &[], "2"));
+    assert!(
+        stderr(&again).contains("reused 10 of 10 cells, ran 0"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(sorted_lines(&store), before);
+    // A changed goal file: its 2 cells run again, nothing else.
+    let easy = goals_dir.join("easy.goal");
+    let text = std::fs::read_to_string(&easy).unwrap() + "\n# edited\n";
+    std::fs::write(&easy, text).unwrap();
+    let edited = ok(run_suite(&suite, &store, &[], "2"));
+    assert!(
+        stderr(&edited).contains("reused 8 of 10 cells, ran 2"),
+        "{}",
+        stderr(&edited)
+    );
+    assert!(
+        stderr(&edited).contains("removed 2 record(s)"),
+        "{}",
+        stderr(&edited)
+    );
+    assert_eq!(sorted_lines(&store).len(), 10);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_killed_run_resumes_with_only_the_missing_cells() {
+    let dir = temp("kill");
+    // Big enough that the kill lands in the middle, one thread to keep it
+    // there.
+    let suite = write_suite(&dir, &GOALS, 2500, "0.6, 0.7, 0.8, 0.9");
+    let n = cells(4);
+    let store = dir.join("s.jsonl");
+    let mut child = Command::new(GOALC)
+        .args(["bench", "--suite", suite.to_str().unwrap(), "--store"])
+        .arg(&store)
+        .env_remove("GOALC_TRACES")
+        .env("RAYON_NUM_THREADS", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let lines =
+        |p: &Path| std::fs::read(p).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+    while lines(&store) < 3 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no cell finished"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "finished before the kill"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap(); // SIGKILL: no handler, no clean-up
+    child.wait().unwrap();
+    let kept = lines(&store);
+    assert!(
+        kept < n,
+        "the whole suite ran before the kill ({kept} of {n})"
+    );
+    let resumed = ok(run_suite(&suite, &store, &[], "2"));
+    let expect = format!("reused {kept} of {n} cells, ran {}", n - kept);
+    assert!(stderr(&resumed).contains(&expect), "{}", stderr(&resumed));
+    // The resumed store is the store of a run never interrupted.
+    let whole = dir.join("whole.jsonl");
+    ok(run_suite(&suite, &whole, &[], "2"));
+    assert_eq!(sorted_lines(&store), sorted_lines(&whole));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_torn_last_line_is_cut_away_not_mixed_in() {
+    let dir = temp("torn");
+    let suite = write_suite(&dir, &GOALS[..2], 400, "0.7");
+    let store = dir.join("s.jsonl");
+    ok(run_suite(&suite, &store, &[], "2"));
+    let whole = sorted_lines(&store);
+    // Cut the last record in half, as a kill during a write would.
+    let text = std::fs::read_to_string(&store).unwrap();
+    let last_start = text[..text.len() - 1].rfind('\n').unwrap() + 1;
+    let cut = last_start + (text.len() - last_start) / 2;
+    std::fs::write(&store, &text[..cut]).unwrap();
+    let o = ok(run_suite(&suite, &store, &[], "2"));
+    let n = whole.len();
+    assert!(stderr(&o).contains("torn last line"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("reused {} of {n} cells, ran 1", n - 1)),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(sorted_lines(&store), whole);
+    // A bad line before the last is damage, not a torn write.
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1] = "{\"format\": 1";
+    std::fs::write(&store, lines.join("\n") + "\n").unwrap();
+    let o = run_suite(&suite, &store, &[], "2");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("s.jsonl:2:"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn shards_unite_into_the_whole_store() {
+    let dir = temp("shards");
+    let suite = write_suite(&dir, &GOALS, 800, "0.7, 0.9");
+    let whole = dir.join("whole.jsonl");
+    ok(run_suite(&suite, &whole, &[], "1"));
+    let mut shard_stores = Vec::new();
+    for i in 0..3 {
+        let store = dir.join(format!("shard-{i}.jsonl"));
+        let shard = format!("{i}/3");
+        let o = ok(run_suite(&suite, &store, &["--shard", &shard], "2"));
+        assert!(
+            stderr(&o).contains(&format!("(shard {i}/3 of {} cells)", cells(2))),
+            "{}",
+            stderr(&o)
+        );
+        shard_stores.push(store);
+    }
+    let sizes: Vec<usize> = shard_stores.iter().map(|s| sorted_lines(s).len()).collect();
+    assert_eq!(sizes, [10, 10, 10]);
+    let merged = dir.join("merged.jsonl");
+    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+    args.extend(shard_stores.iter().map(|s| s.to_str().unwrap()));
+    ok(goalc(&args, "2"));
+    let merged_text = std::fs::read_to_string(&merged).unwrap();
+    let whole_sorted = sorted_lines(&whole);
+    assert_eq!(
+        merged_text,
+        whole_sorted.join("\n") + "\n",
+        "merged shards differ from the whole"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn merge_refuses_other_suites_and_versions() {
+    let dir = temp("refuse");
+    let a = write_suite(&dir, &GOALS[..2], 300, "0.7");
+    let store_a = dir.join("a.jsonl");
+    ok(run_suite(&a, &store_a, &[], "2"));
+    let other = temp("refuse-other");
+    let b = write_suite(&other, &GOALS[..2], 300, "0.8");
+    let store_b = dir.join("b.jsonl");
+    ok(run_suite(&b, &store_b, &[], "2"));
+    let out = dir.join("out.jsonl");
+    let merge = |x: &Path, y: &Path| {
+        goalc(
+            &[
+                "merge",
+                "--out",
+                out.to_str().unwrap(),
+                x.to_str().unwrap(),
+                y.to_str().unwrap(),
+            ],
+            "1",
+        )
+    };
+    let o = merge(&store_a, &store_b);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("different suites"), "{}", stderr(&o));
+    assert!(!out.exists(), "a refused merge wrote its output");
+    // The same suite's store as written by another goalc version.
+    let text = std::fs::read_to_string(&store_a).unwrap();
+    let version = format!("\"goalc\":\"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&version));
+    let older = dir.join("older.jsonl");
+    std::fs::write(&older, text.replace(&version, "\"goalc\":\"0.0.1\"")).unwrap();
+    let o = merge(&store_a, &older);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("different goalc versions"),
+        "{}",
+        stderr(&o)
+    );
+    // And a run on it does not reuse the other version's cells.
+    let o = ok(run_suite(&a, &older, &[], "2"));
+    assert!(stderr(&o).contains("reused 0 of"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+    std::fs::remove_dir_all(&other).unwrap();
+}
+
+#[test]
+fn a_bad_suite_is_diagnosed_with_its_place_and_nothing_runs() {
+    let dir = temp("bad");
+    let suite = dir.join("bad.toml");
+    std::fs::write(
+        &suite,
+        format!("goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\nmodel = {{ jobs = 10 }}\n[axes]\nlaods = [0.9]\n"),
+    )
+    .unwrap();
+    let store = dir.join("s.jsonl");
+    let o = run_suite(&suite, &store, &[], "1");
+    assert_eq!(o.status.code(), Some(1));
+    let e = stderr(&o);
+    assert!(
+        e.contains("bad.toml:5:1: error: unknown field `laods`"),
+        "{e}"
+    );
+    assert!(e.contains("did you mean `loads`?"), "{e}");
+    assert!(!store.exists());
+    // Options the suite file replaces are refused, not ignored.
+    let o = goalc(
+        &["bench", "--suite", suite.to_str().unwrap(), "--load", "0.9"],
+        "1",
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("remove --load"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn emit_slurm_writes_an_array_and_a_dependent_merge() {
+    let dir = temp("emit");
+    let suite = write_suite(&dir, &GOALS[..2], 300, "0.7");
+    let out = dir.join("slurm");
+    ok(goalc(
+        &[
+            "bench",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--emit-slurm",
+            out.to_str().unwrap(),
+            "--shards",
+            "3",
+        ],
+        "1",
+    ));
+    let array = std::fs::read_to_string(out.join("array.sbatch")).unwrap();
+    assert!(array.contains("#SBATCH --array=0-2\n"), "{array}");
+    assert!(array.contains(GOALC), "{array}");
+    let merge = std::fs::read_to_string(out.join("merge.sbatch")).unwrap();
+    assert!(
+        merge.contains("shard-2.jsonl") && !merge.contains("shard-3"),
+        "{merge}"
+    );
+    let submit = std::fs::read_to_string(out.join("submit.sh")).unwrap();
+    assert!(submit.contains("--dependency=afterok:"), "{submit}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
