@@ -8,7 +8,8 @@
 //!
 //! Order, everywhere: by trace name, then the axes (load, load factor,
 //! window, month, seed, exact estimates, events, first jobs, processors,
-//! warm-up, cool-down), then goal name without its budget, then budget:
+//! warm-up, cool-down), then trace hash (two files of one name), then goal
+//! name without its budget, then budget:
 //! the same store gives the same bytes whatever order its lines are in.
 
 pub mod diff;
@@ -92,8 +93,8 @@ pub fn cmp_axes(a: &Axes, b: &Axes) -> Ordering {
 pub fn cmp_records(a: &Record, b: &Record) -> Ordering {
     a.trace
         .cmp(&b.trace)
-        .then_with(|| a.trace_sha256.cmp(&b.trace_sha256))
         .then_with(|| cmp_axes(&a.axes, &b.axes))
+        .then_with(|| a.trace_sha256.cmp(&b.trace_sha256))
         .then_with(|| goal_base(&a.goal).cmp(goal_base(&b.goal)))
         .then_with(|| a.axes.budget.cmp(&b.axes.budget))
         .then_with(|| a.goal.cmp(&b.goal))

@@ -376,13 +376,45 @@ pub fn svg(plot: &Plot) -> Result<String, PlotError> {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// Tableau's ten colours without its grey: black and grey are EASY's.
+const PALETTE: [RGBColor; 9] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+];
+
 fn color(i: usize, s: &Series) -> RGBColor {
     if s.easy {
         BLACK
     } else {
-        let c = Palette99::pick(i).to_rgba();
-        RGBColor(c.0, c.1, c.2)
+        PALETTE[i % PALETTE.len()]
     }
+}
+
+/// An axis label: whole numbers from 100 up, else up to 3 decimals.
+fn tick(v: &f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        let s = format!("{v:.3}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// Plot area height, pixels (the image less caption, margins, labels).
+const AREA: f64 = (HEIGHT - 110) as f64;
+
+/// Raises `hi` so that the top of the plot area leaves the legend room
+/// above the data (its box: 17 pixels a line, a few more around).
+fn legend_room(lo: f64, hi: f64, lines: usize) -> f64 {
+    let f = ((17 * lines + 24) as f64 / AREA).min(0.6);
+    (hi - lo * f) / (1.0 - f)
 }
 
 fn draw(plot: &Plot, text: &mut String) -> DrawResult {
@@ -395,6 +427,7 @@ fn draw(plot: &Plot, text: &mut String) -> DrawResult {
         Kind::Scatter => bounds(points().map(|p| p.0), true),
     };
     let (y0, y1) = bounds(points().map(|p| p.1), true);
+    let y1 = legend_room(y0, y1, plot.series.len());
     let mut chart = ChartBuilder::on(&root)
         .caption(&plot.title, (FONT, 18))
         .margin(12)
@@ -407,8 +440,7 @@ fn draw(plot: &Plot, text: &mut String) -> DrawResult {
     };
     let label_x = |x: &f64| -> String {
         if categories.is_empty() {
-            let s = format!("{x:.3}");
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
+            tick(x)
         } else if (x - x.round()).abs() < 1e-6 && x.round() >= 0.0 {
             categories
                 .get(x.round() as usize)
@@ -423,7 +455,8 @@ fn draw(plot: &Plot, text: &mut String) -> DrawResult {
         .y_desc(&plot.y)
         .label_style((FONT, 13))
         .axis_desc_style((FONT, 15))
-        .x_label_formatter(&label_x);
+        .x_label_formatter(&label_x)
+        .y_label_formatter(&tick);
     if !categories.is_empty() {
         mesh.x_labels(categories.len()).disable_x_mesh();
     }
@@ -479,7 +512,7 @@ fn draw(plot: &Plot, text: &mut String) -> DrawResult {
                                 + Cross::new((0, 0), 9, BLACK.stroke_width(3))
                                 + Text::new(s.name.clone(), (10, -16), (FONT, 13))
                         }))?
-                        .label(format!("{} (EASY)", s.name))
+                        .label(format!("{} (EASY baseline)", s.name))
                         .legend(move |(x, y)| Cross::new((x + 8, y), 6, BLACK.stroke_width(3)));
                 } else {
                     chart

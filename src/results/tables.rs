@@ -67,10 +67,15 @@ pub fn render(records: &[Record], format: Format, only: &[&str]) -> String {
                 t.dedup();
                 t.len()
             };
+            let s = |n: usize| if n == 1 { "" } else { "s" };
             let summary = format!(
-                "{} cells: {goals} goal runs on {traces} traces, {} tables (one per trace and axes)",
+                "{} cell{}: {goals} goal run{} on {traces} trace{}, {} table{} (one per trace and axes)",
                 records.len(),
-                groups.len()
+                s(records.len()),
+                s(goals),
+                s(traces),
+                groups.len(),
+                s(groups.len()),
             );
             let mut out = if md {
                 format!("## Result store report\n\n{summary}\n")
