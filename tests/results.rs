@@ -121,13 +121,15 @@ fn plot_data_is_pinned() {
     settings().bind(|| insta::assert_snapshot!("plot_data", text));
 }
 
-/// Non-background pixels of a PNG rendering of `svg`, and the rendering.
-fn render(svg: &str) -> (usize, resvg::tiny_skia::Pixmap) {
+/// Non-background pixels of a PNG rendering of `svg`, and the rendering;
+/// with the system's fonts (DejaVu where installed), or none (text left
+/// out, shapes only).
+fn render(svg: &str, fonts: bool) -> (usize, resvg::tiny_skia::Pixmap) {
     let mut opt = resvg::usvg::Options::default();
-    // Text needs a font: the system's, DejaVu where the CI installs it.
-    // Without one the text is left out and the shapes still render.
-    opt.fontdb_mut().load_system_fonts();
-    opt.fontdb_mut().set_sans_serif_family("DejaVu Sans");
+    if fonts {
+        opt.fontdb_mut().load_system_fonts();
+        opt.fontdb_mut().set_sans_serif_family("DejaVu Sans");
+    }
     let tree = resvg::usvg::Tree::from_str(svg, &opt).expect("the SVG parses");
     let size = tree.size().to_int_size();
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
@@ -154,15 +156,32 @@ fn every_plot_renders_to_png() {
     std::fs::create_dir_all(&look).unwrap();
     for p in &plan.plots {
         let svg = plots::svg(p).unwrap();
-        let (inked, pixmap) = render(&svg);
+        // The shapes alone, so the test holds on a machine without fonts.
+        let (inked, pixmap) = render(&svg, false);
         let total = (pixmap.width() * pixmap.height()) as usize;
-        // Axes, lines, bars and legend: well over 1% of an 800x500 image;
-        // an empty or broken drawing is white.
+        // Axes, grid, lines, bars, markers and legend: well over 1% of an
+        // 800x500 image; an empty or broken drawing is white.
         assert!(
             inked * 100 > total,
             "{}: only {inked} of {total} pixels drawn",
             p.file
         );
+        // The first series' colour (Tableau blue) is drawn beyond its
+        // legend's swatch: the data itself is on the picture.
+        let blue = pixmap
+            .pixels()
+            .iter()
+            .filter(|p| (p.red(), p.green(), p.blue()) == (31, 119, 180))
+            .count();
+        // The swatch is 17x11 pixels for lines and bars, a 5-pixel circle
+        // for points; the data at least one more 6-pixel point.
+        let swatch = if p.kind == plots::Kind::Scatter {
+            80
+        } else {
+            190
+        };
+        assert!(blue > swatch + 80, "{}: {blue} pixels of data", p.file);
+        let (_, pixmap) = render(&svg, true);
         pixmap
             .save_png(look.join(p.file.replace(".svg", ".png")))
             .unwrap();
