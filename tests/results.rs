@@ -387,3 +387,47 @@ fn a_bad_store_line_is_named_by_file_and_line() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no such store"));
 }
+
+#[test]
+fn months_are_bars_in_calendar_order() {
+    // The fixture's windows relabelled as months 10 and 2: the plot's
+    // categories follow the months' numbers, not their spelling.
+    let (_, records) = fixture();
+    let months: Vec<Record> = records
+        .iter()
+        .cloned()
+        .map(|mut r| {
+            r.axes.month = Some(if r.axes.window.as_deref() == Some("0d..4d") {
+                "10".into()
+            } else {
+                "2".into()
+            });
+            r.axes.window = None;
+            r
+        })
+        .collect();
+    let plan = plots::plan(&months, &["avg_wait_s"], &[]);
+    let bars = plan
+        .plots
+        .iter()
+        .find(|p| p.file == "months-avg_wait_s.svg")
+        .expect("a months plot");
+    assert_eq!(
+        bars.kind,
+        plots::Kind::Bars {
+            categories: vec!["2".into(), "10".into()]
+        }
+    );
+    // Month 2 holds what was the second window.
+    let windows = plots::plan(records, &["avg_wait_s"], &[]);
+    let by_window = windows
+        .plots
+        .iter()
+        .find(|p| p.file == "windows-avg_wait_s.svg")
+        .unwrap();
+    for (m, w) in bars.series.iter().zip(&by_window.series) {
+        assert_eq!(m.points[0].1, w.points[1].1);
+        assert_eq!(m.points[1].1, w.points[0].1);
+    }
+    assert!(render(&plots::svg(bars).unwrap(), false).0 > 0);
+}
