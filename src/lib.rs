@@ -13,6 +13,7 @@ pub mod lang;
 pub mod measures;
 pub mod policy;
 pub mod report;
+pub mod results;
 pub mod run;
 pub mod sim;
 pub mod store;

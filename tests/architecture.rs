@@ -1,7 +1,8 @@
 //! The library's layering, checked on its source: data flows one way.
 //!
 //! Layers, lowest first: `workload`, `units`, `sim` (the core), `policy`,
-//! `measures`, `report`, `run`, `lang`, `store`, `suite`. A file may name only its own layer
+//! `measures`, `report`, `run`, `lang`, `store`, `results`, `suite`
+//! (`results` reads stores, so it sits above `store`). A file may name only its own layer
 //! and the layers below it, and no two files may import each other through
 //! any chain (a module's own submodules excepted: a parent declares and
 //! re-exports its children). The command line (`src/bin`) is above all and
@@ -10,8 +11,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const LAYERS: [&str; 10] = [
-    "workload", "units", "sim", "policy", "measures", "report", "run", "lang", "store", "suite",
+const LAYERS: [&str; 11] = [
+    "workload", "units", "sim", "policy", "measures", "report", "run", "lang", "store", "results",
+    "suite",
 ];
 
 /// Module path (e.g. `["policy", "search", "traverse"]`) of every library

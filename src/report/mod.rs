@@ -425,6 +425,136 @@ const SEARCH_COLUMNS: &[Column] = &[
     ),
 ];
 
+/// Every column's measure name: the main table's, then search cost's.
+/// AWRT per user group is `awrt_<g>_s` (g from 1) besides these.
+pub const MEASURE_NAMES: &[&str] = &[
+    "jobs",
+    "eff_load",
+    "avg_wait_s",
+    "p98_wait_s",
+    "max_wait_s",
+    "avg_slowdown",
+    "max_slowdown",
+    "avg_resp_s",
+    "util",
+    "loc",
+    "awrt_s",
+    "avg_width",
+    "avg_eff",
+    "E_maxW",
+    "n_E_maxW",
+    "E_98W",
+    "n_E_98W",
+    "unadmitted_%",
+    "unadmitted_work_%",
+    "missed",
+    "nd_avg_resp_s",
+    "nd_avg_slowdown",
+    "fst_late_%",
+    "fst_miss_h",
+    "avg_turn_h",
+    "owner_obj",
+    "searches",
+    "node_visits",
+    "visits/search",
+    "p50_epoch_us",
+    "p99_epoch_us",
+];
+
+/// Every column, for lookups by measure name.
+fn all_columns() -> impl Iterator<Item = &'static Column> {
+    COLUMNS
+        .iter()
+        .chain([&EFFECTIVE_LOAD])
+        .chain(MOLDABLE_COLUMNS)
+        .chain(EXCESS_COLUMNS)
+        .chain(ADMISSION_COLUMNS)
+        .chain(FAIRNESS_COLUMNS)
+        .chain(OWNER_COLUMNS)
+        .chain(SEARCH_COLUMNS)
+}
+
+/// The column of a measure name, AWRT per group (`awrt_2_s`) included.
+fn column(name: &str) -> Option<&'static Column> {
+    if let Some(c) = all_columns().find(|c| c.header == name) {
+        return Some(c);
+    }
+    let g: usize = name
+        .strip_prefix("awrt_")?
+        .strip_suffix("_s")?
+        .parse()
+        .ok()?;
+    GROUP_AWRT.get(g.checked_sub(1)?)
+}
+
+/// AWRT of user groups 1 to 9 (GREEDY): the owner's per-group measures.
+const GROUP_AWRT: [Column; 9] = {
+    macro_rules! group {
+        ($g:literal, $h:literal) => {
+            col(
+                $h,
+                |r| {
+                    r.owner
+                        .as_ref()
+                        .and_then(|o| o.groups.get($g - 1))
+                        .filter(|g| g.jobs > 0)
+                        .map(|g| g.awrt)
+                },
+                0,
+                Better::Lower,
+            )
+        };
+    }
+    [
+        group!(1, "awrt_1_s"),
+        group!(2, "awrt_2_s"),
+        group!(3, "awrt_3_s"),
+        group!(4, "awrt_4_s"),
+        group!(5, "awrt_5_s"),
+        group!(6, "awrt_6_s"),
+        group!(7, "awrt_7_s"),
+        group!(8, "awrt_8_s"),
+        group!(9, "awrt_9_s"),
+    ]
+};
+
+/// Whether `name` is a measure [`measure`] knows.
+pub fn measure_known(name: &str) -> bool {
+    column(name).is_some()
+}
+
+/// The value of measure `name` (see [`MEASURE_NAMES`]) in a run; `None`
+/// for an unknown name or a measure the run lacks.
+pub fn measure(r: &RunReport, name: &str) -> Option<f64> {
+    column(name).and_then(|c| (c.value)(r))
+}
+
+/// Measure `name` of a run as the tables show it (`-` when the run lacks
+/// it).
+pub fn measure_cell(r: &RunReport, name: &str) -> String {
+    column(name).map_or_else(|| "-".into(), |c| cell(c, r))
+}
+
+/// Whether lower values of measure `name` are better (`Some(true)`),
+/// higher ones (`Some(false)`), or neither (a count).
+pub fn lower_is_better(name: &str) -> Option<bool> {
+    match column(name)?.better {
+        Better::Lower => Some(true),
+        Better::Higher => Some(false),
+        Better::Neither => None,
+    }
+}
+
+/// The measures the main table would show for these runs, search cost's
+/// after them when any run searched.
+pub fn measure_columns(reports: &[&RunReport]) -> Vec<&'static str> {
+    let mut cols = columns(reports, &[]);
+    if reports.iter().any(|r| r.search.is_some()) {
+        cols.extend(SEARCH_COLUMNS);
+    }
+    cols.iter().map(|c| c.header).collect()
+}
+
 fn cell(c: &Column, r: &RunReport) -> String {
     match (c.value)(r) {
         Some(v) => format!("{:.*}", c.decimals, v),
@@ -432,8 +562,12 @@ fn cell(c: &Column, r: &RunReport) -> String {
     }
 }
 
-/// The columns of the main table for these runs.
-fn columns(runs: &[&RunReport]) -> Vec<&'static Column> {
+/// The columns of the main table for these runs: the measures named in
+/// `only` (in that order) when it is not empty.
+fn columns(runs: &[&RunReport], only: &[&str]) -> Vec<&'static Column> {
+    if !only.is_empty() {
+        return only.iter().filter_map(|n| column(n)).collect();
+    }
     let mut cols: Vec<&Column> = COLUMNS.iter().collect();
     if runs.iter().any(|r| r.effective_load.is_some()) {
         cols.insert(1, &EFFECTIVE_LOAD);
@@ -462,13 +596,22 @@ fn columns(runs: &[&RunReport]) -> Vec<&'static Column> {
 /// Renders reports in `format`; table and Markdown give one table per
 /// trace, in the order the traces first appear.
 pub fn render(reports: &[RunReport], format: Format) -> String {
+    render_measures(reports, format, &[])
+}
+
+/// [`render`] with only the measures named in `only` (see
+/// [`MEASURE_NAMES`]) as columns, in that order, and without the extra
+/// tables (search cost, by width, by group, by size); every measure when
+/// `only` is empty. JSON is always whole. Unknown names are left out:
+/// check them first with [`measure_known`].
+pub fn render_measures(reports: &[RunReport], format: Format, only: &[&str]) -> String {
     match format {
         Format::Json => {
             let mut s = serde_json::to_string_pretty(reports).unwrap_or_default();
             s.push('\n');
             s
         }
-        Format::Csv => csv(reports),
+        Format::Csv => csv(reports, only),
         Format::Table | Format::Markdown => {
             let mut traces: Vec<&str> = Vec::new();
             for r in reports {
@@ -481,9 +624,9 @@ pub fn render(reports: &[RunReport], format: Format) -> String {
                 .map(|t| {
                     let runs: Vec<&RunReport> = reports.iter().filter(|r| r.trace == *t).collect();
                     if format == Format::Table {
-                        table(&runs)
+                        table(&runs, only)
                     } else {
-                        markdown(&runs)
+                        markdown(&runs, only)
                     }
                 })
                 .collect();
@@ -565,10 +708,10 @@ fn admission_summary(reports: &[RunReport], format: Format) -> String {
     }
 }
 
-fn csv(reports: &[RunReport]) -> String {
+fn csv(reports: &[RunReport], only: &[&str]) -> String {
     let runs: Vec<&RunReport> = reports.iter().collect();
-    let mut cols = columns(&runs);
-    if runs.iter().any(|r| r.search.is_some()) {
+    let mut cols = columns(&runs, only);
+    if only.is_empty() && runs.iter().any(|r| r.search.is_some()) {
         cols.extend(SEARCH_COLUMNS);
     }
     // The events column only when some run is per event: default output
@@ -742,13 +885,13 @@ fn rows(
     (header, body)
 }
 
-fn table(runs: &[&RunReport]) -> String {
+fn table(runs: &[&RunReport], only: &[&str]) -> String {
     let Some(first) = runs.first() else {
         return String::new();
     };
     let with_policy = runs.iter().any(|r| r.label != r.policy);
     let left = if with_policy { 2 } else { 1 };
-    let cols = columns(runs);
+    let cols = columns(runs, only);
     let mut marked = false;
     let (mut header, body) = rows(runs, &cols, with_policy, |v, m| {
         marked |= m;
@@ -763,6 +906,9 @@ fn table(runs: &[&RunReport]) -> String {
     let mut out = format!("{}\n\n{}", caption(first), align(&all, left));
     if marked {
         out.push_str("* best in column\n");
+    }
+    if !only.is_empty() {
+        return out;
     }
     if let Some((header, body)) = search_cost(runs) {
         let mut all = vec![header];
@@ -785,19 +931,19 @@ fn table(runs: &[&RunReport]) -> String {
         all.extend(body);
         let _ = write!(out, "\n{title}:\n{}", align(&all, 1));
     }
-    if let [only] = runs {
+    if let [single] = runs {
         out.push('\n');
-        out.push_str(&class_table(&only.measures));
+        out.push_str(&class_table(&single.measures));
     }
     out
 }
 
-fn markdown(runs: &[&RunReport]) -> String {
+fn markdown(runs: &[&RunReport], only: &[&str]) -> String {
     let Some(first) = runs.first() else {
         return String::new();
     };
     let with_policy = runs.iter().any(|r| r.label != r.policy);
-    let cols = columns(runs);
+    let cols = columns(runs, only);
     let mut marked = false;
     let (header, body) = rows(runs, &cols, with_policy, |v, m| {
         marked |= m;
@@ -811,6 +957,9 @@ fn markdown(runs: &[&RunReport]) -> String {
     out.push_str(&md_table(&header, &body, if with_policy { 2 } else { 1 }));
     if marked {
         out.push_str("\nBold: best in column.\n");
+    }
+    if !only.is_empty() {
+        return out;
     }
     if let Some((header, body)) = search_cost(runs) {
         out.push_str("\nSearch cost:\n\n");

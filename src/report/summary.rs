@@ -378,7 +378,7 @@ fn is_best(better: Better, cells: &[Vec<Option<String>>], i: usize, j: usize) ->
 /// this workload does not reach.
 fn same_outcomes(own: &[&RunReport]) -> Vec<String> {
     let key = |r: &RunReport| {
-        let cols = super::columns(&[r]);
+        let cols = super::columns(&[r], &[]);
         let cells: Vec<String> = cols.iter().map(|c| super::cell(c, r)).collect();
         (r.simulated_jobs, cells.join(","))
     };

@@ -13,6 +13,7 @@ mod check;
 mod generate;
 mod goals;
 mod merge;
+mod report;
 mod simulate;
 mod suite;
 mod train;
@@ -47,6 +48,8 @@ enum Command {
     Generate(generate::GenerateArgs),
     /// Unite result stores (the shards of one suite) into one, sorted by cell
     Merge(merge::MergeArgs),
+    /// A result store as tables (text, Markdown, CSV, JSON) and SVG plots; or the Markdown diff of two stores
+    Report(report::ReportArgs),
     /// Train GREEDY's sort criteria for an owner objective on traces (evolution strategy); write the trained goal file
     Train(train::TrainArgs),
 }
@@ -119,6 +122,7 @@ fn main() {
         Command::Generate(args) => generate::run(args),
         Command::Train(args) => train::run(args),
         Command::Merge(args) => merge::run(args),
+        Command::Report(args) => report::run(args),
     };
     if let Err(e) = result {
         let message = e.to_string();

@@ -1,0 +1,112 @@
+//! `goalc report`: a result store as tables and plots, or the Markdown diff
+//! of two stores.
+
+use crate::args::FormatArg;
+use crate::CliError;
+use clap::Args;
+use goalc::results::{check_measures, diff, plots, tables};
+use goalc::store::{Record, Store};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The result store (JSON lines, as `goalc bench --suite` writes it)
+    #[arg(required_unless_present = "diff", conflicts_with = "diff")]
+    pub store: Option<PathBuf>,
+    #[command(flatten)]
+    pub format: FormatArg,
+    /// Folder for the SVG plots [default: beside the store, STORE.plots]
+    #[arg(long, value_name = "DIR")]
+    pub plots: Option<PathBuf>,
+    /// Write no plots
+    #[arg(long, conflicts_with = "plots")]
+    pub no_plots: bool,
+    /// Only these measures as columns (repeatable, or comma-separated),
+    /// plotted against load and months; the first two also as a scatter
+    /// [default: every measure; plots of avg_wait_s and avg_slowdown]
+    #[arg(long = "measure", value_name = "NAME", value_delimiter = ',')]
+    pub measures: Vec<String>,
+    /// Compare two stores (before and after a change) as Markdown: the
+    /// cells whose measures moved, and the cells added or removed
+    #[arg(long, num_args = 2, value_names = ["BEFORE", "AFTER"])]
+    pub diff: Option<Vec<PathBuf>>,
+    /// With --diff: leave out moves smaller than PCT percent
+    #[arg(long, value_name = "PCT", default_value_t = 0.0, requires = "diff")]
+    pub threshold: f64,
+}
+
+/// The records of the store at `path`; a missing or empty store is bad
+/// input.
+fn read(path: &Path) -> Result<Vec<Record>, CliError> {
+    if !path.is_file() {
+        return Err(CliError::Usage(format!(
+            "{}: no such store",
+            path.display()
+        )));
+    }
+    let contents = Store::read(path)?;
+    if contents.torn > 0 {
+        eprintln!(
+            "{}: ignored a torn last line (its run was interrupted)",
+            path.display()
+        );
+    }
+    if contents.records.is_empty() {
+        return Err(CliError::Usage(format!(
+            "{}: the store holds no records",
+            path.display()
+        )));
+    }
+    Ok(contents.records)
+}
+
+pub fn run(args: ReportArgs) -> Result<(), CliError> {
+    if let Some(paths) = &args.diff {
+        if !(args.threshold >= 0.0 && args.threshold.is_finite()) {
+            return Err(CliError::Usage(format!(
+                "--threshold {}: expected a percentage of 0 or more",
+                args.threshold
+            )));
+        }
+        let (before, after) = (read(&paths[0])?, read(&paths[1])?);
+        let d = diff::diff(&before, &after, args.threshold);
+        crate::print(&diff::markdown(
+            &d,
+            &paths[0].display().to_string(),
+            &paths[1].display().to_string(),
+            args.threshold,
+        ));
+        return Ok(());
+    }
+    let Some(store) = &args.store else {
+        return Err(CliError::Usage(
+            "give a store, or --diff BEFORE AFTER".into(),
+        ));
+    };
+    check_measures(&args.measures).map_err(|e| CliError::Usage(e.to_string()))?;
+    let records = read(store)?;
+    let only: Vec<&str> = args.measures.iter().map(String::as_str).collect();
+    crate::print(&tables::render(&records, args.format.format, &only));
+    if args.no_plots {
+        return Ok(());
+    }
+    let dir = args
+        .plots
+        .clone()
+        .unwrap_or_else(|| store.with_extension("plots"));
+    let plan = if only.is_empty() {
+        plots::plan(&records, plots::DEFAULT_MEASURES, plots::DEFAULT_SCATTERS)
+    } else {
+        let scatter: Vec<(&str, &str)> = match only.as_slice() {
+            [a, b, ..] => vec![(a, b)],
+            _ => Vec::new(),
+        };
+        plots::plan(&records, &only, &scatter)
+    };
+    for note in &plan.skipped {
+        eprintln!("note: {note}");
+    }
+    let written = plots::write(&plan, &dir).map_err(|e| CliError::Usage(e.to_string()))?;
+    eprintln!("plots: {} SVG files in {}", written.len(), dir.display());
+    Ok(())
+}
