@@ -362,6 +362,7 @@ mod tests {
                 procs: 32,
                 seed: 3,
                 widest: None,
+                users: None,
             },
             load_factors: vec![1.0, 1.5],
             ..WorkloadPlan::default()
@@ -380,6 +381,7 @@ mod tests {
                 procs: 32,
                 seed: 2,
                 widest: None,
+                users: None,
             },
             scale: Some(ScaleSpec {
                 factor: crate::run::ScaleFactor::Exact,
