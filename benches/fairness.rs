@@ -65,6 +65,7 @@ fn workload() -> (String, Workload) {
                 procs: 1024,
                 seed: 1,
                 widest: None,
+                users: None,
             })
             .expect("model");
             // The model has no users; 64 of them make fairshare matter.

@@ -49,6 +49,7 @@ fn workload() -> (String, Workload) {
                 procs: 1024,
                 seed: 1,
                 widest: None,
+                users: None,
             })
             .expect("model");
             // The model has no users; a skewed draw of 200 gives every

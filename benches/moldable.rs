@@ -87,6 +87,7 @@ fn rigid() -> Workload {
                 procs: 338,
                 seed: 1,
                 widest: None,
+                users: None,
             })
             .expect("model")
         }

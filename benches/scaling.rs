@@ -27,6 +27,7 @@ fn model(jobs: usize, procs: u32, widest: Option<u32>, load: Option<f64>) -> Wor
         procs,
         seed: 1,
         widest,
+        users: None,
     })
     .expect("model");
     match load {

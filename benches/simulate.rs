@@ -78,6 +78,7 @@ fn whole_traces(c: &mut Criterion) {
         procs: 128,
         seed: 1,
         widest: None,
+        users: None,
     })
     .expect("model");
     let path = write_temp_trace(&model);
@@ -99,6 +100,7 @@ fn whole_traces(c: &mut Criterion) {
         procs: 1024,
         seed: 3,
         widest: None,
+        users: None,
     })
     .expect("model");
     let path = write_temp_trace(&big);

@@ -280,21 +280,83 @@ fn bench_on_the_model_says_which_defaults_it_took() {
     ]));
     let first = out.lines().next().unwrap();
     assert!(first.contains("--load 0.85"), "{out}");
+    assert!(first.contains("--model-users 64"), "{out}");
     assert!(out.contains("--exact-estimates"), "{out}");
     assert!(!out.contains("--model-jobs 3000"), "{out}");
-    assert!(out.contains("trace lublin-300-128-s1@0.85"), "{out}");
+    assert!(out.contains("trace lublin-300-128-s1-u64@0.85"), "{out}");
     // Given, the load is the user's and nothing is said.
     let out = ok(&goalc(&[
         "bench",
         &repo("goals/easy.goal"),
         "--model-jobs",
         "300",
+        "--model-users",
+        "8",
         "--load",
         "0.5",
         "--user-estimates",
         "--out",
         out_dir.to_str().unwrap(),
     ]));
-    assert!(out.starts_with("trace lublin-300-128-s1@0.5:"), "{out}");
+    assert!(out.starts_with("trace lublin-300-128-s1-u8@0.5:"), "{out}");
     let _ = Path::new(&out_dir);
+}
+
+/// Jobs in each of GREEDY's user groups, from `--format json`.
+fn group_jobs(json: &str) -> Vec<u64> {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v[0]["owner"]["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["jobs"].as_u64().unwrap())
+        .collect()
+}
+
+#[test]
+fn bench_on_the_model_has_users_by_default() {
+    let out_dir = scratch("model-users");
+    let bench = |extra: &[&str]| {
+        let mut args = vec![
+            "bench".to_string(),
+            repo("goals/greedy-easy.goal"),
+            repo("goals/cplant24.nomax.fair.goal"),
+            repo("goals/cons.nomax.goal"),
+            "--model-jobs".into(),
+            "600".into(),
+            "--out".into(),
+            out_dir.to_string_lossy().into_owned(),
+        ];
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        ok(&goalc(&args))
+    };
+    // Several users, so GREEDY's five groups all have jobs and no note says
+    // that every job has one user.
+    let jobs = group_jobs(&bench(&["--format", "json"]));
+    assert_eq!(jobs.len(), 5, "{jobs:?}");
+    assert!(jobs.iter().all(|&n| n > 0), "{jobs:?}");
+    assert_eq!(jobs.iter().sum::<u64>(), 600);
+    let table = bench(&[]);
+    assert!(!table.contains("has the same user"), "{table}");
+    // Exact run times leave conservative backfilling's order no say.
+    let flat = table.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("cons.nomax runs as Conservative in arrival order"),
+        "{table}"
+    );
+    // Without users, one group and both notes.
+    let jobs = group_jobs(&bench(&["--model-users", "0", "--format", "json"]));
+    assert_eq!(jobs, [600, 0, 0, 0, 0]);
+    let flat = bench(&["--model-users", "0"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        flat.contains(
+            "has the same user (the built-in model has none without --model-users), so fairshare"
+        ),
+        "{flat}"
+    );
+    assert!(flat.contains("so every job is in user group 1"), "{flat}");
 }

@@ -23,6 +23,7 @@ fn workload() -> Workload {
         procs: 8192,
         seed: 5,
         widest: Some(16),
+        users: None,
     })
     .expect("model");
     scale_load_by_arrivals(&w, 1.2).expect("load")

@@ -719,3 +719,46 @@ fn check_accepts_the_moldable_goals_and_refuses_a_scheme_without_speedup() {
         stderr(&o)
     );
 }
+
+#[test]
+fn generate_adds_users_without_changing_the_jobs() {
+    let swf = |extra: &[&str]| {
+        let mut args = vec!["generate", "--jobs", "400", "--seed", "9"];
+        args.extend_from_slice(extra);
+        let o = goalc(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let records = |text: &str| -> Vec<Vec<String>> {
+        text.lines()
+            .filter(|l| !l.starts_with(';'))
+            .map(|l| l.split_whitespace().map(String::from).collect())
+            .collect()
+    };
+    let plain = swf(&[]);
+    assert_eq!(swf(&["--users", "0"]), plain);
+    let with = swf(&["--users", "16"]);
+    assert!(with.contains("; Note: 16 users added by goalc"), "{with}");
+    let (a, b) = (records(&plain), records(&with));
+    assert_eq!(a.len(), 400);
+    let mut users = std::collections::BTreeSet::new();
+    for (x, y) in a.iter().zip(&b) {
+        // Field 12 is the user; every other field is the same.
+        assert_eq!(x[11], "-1");
+        let user: i64 = y[11].parse().unwrap();
+        assert!((1..=16).contains(&user), "{y:?}");
+        users.insert(user);
+        let mut y = y.clone();
+        y[11] = "-1".into();
+        assert_eq!(*x, y);
+    }
+    assert!(users.len() > 8, "{users:?}");
+    // Out of range: an error naming the parameter, no panic.
+    let o = goalc(&["generate", "--jobs", "5", "--users", "200000"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("users must be between 1 and 100000"),
+        "{}",
+        stderr(&o)
+    );
+}

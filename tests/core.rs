@@ -118,6 +118,7 @@ fn same_inputs_give_identical_outcomes() {
         procs: 64,
         seed: 11,
         widest: None,
+        users: None,
     })
     .unwrap();
     for name in [

@@ -272,6 +272,7 @@ fn model_workload(jobs: usize, seed: u64) -> Workload {
         procs: 32,
         seed,
         widest: None,
+        users: None,
     })
     .expect("model");
     for j in &mut w.jobs {

@@ -110,6 +110,7 @@ fn generated_traces_are_reproducible() {
             procs: procs.parse().unwrap(),
             seed: seed.trim_start_matches('s').parse().unwrap(),
             widest: None,
+            users: None,
         };
         let w = generate(&params).unwrap();
         let mut expected = Vec::new();

@@ -36,6 +36,7 @@ fn model(parallelism: Parallelism, load: f64) -> Workload {
         procs: 128,
         seed: 3,
         widest: None,
+        users: None,
     })
     .expect("model");
     let loaded = scale_load_by_runtimes(&rigid, load).expect("load");

@@ -3,6 +3,7 @@
 //! not mean on it. Said once, beside the mechanism they concern.
 
 use super::goal::Goal;
+use crate::policy::{Dispatch, GoalPolicy, PolicySpec};
 use crate::report::{approx_duration, Mechanism, Note};
 use crate::workload::Workload;
 
@@ -38,20 +39,52 @@ pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
             if goals.iter().any(|g| g.fairshare.is_some()) {
                 out.push(note(
                     Mechanism::Fairshare,
-                    "every job of this workload has the same user (the built-in model has no users), so \
-                     fairshare orders the queue first come, first served; run on a trace with users to \
-                     see fairshare at work"
+                    "every job of this workload has the same user (the built-in model has none without \
+                     --model-users), so fairshare orders the queue first come, first served; give the \
+                     model users or run on a trace with users to see fairshare at work"
                         .into(),
                 ));
             }
             if goals.iter().any(|g| g.groups.is_some()) {
                 out.push(note(
                     Mechanism::Greedy,
-                    "every job of this workload has the same user (the built-in model has no users), so \
-                     every job is in user group 1; run on a trace with users to see the owner's groups"
+                    "every job of this workload has the same user (the built-in model has none without \
+                     --model-users), so every job is in user group 1; give the model users or run on a \
+                     trace with users to see the owner's groups"
                         .into(),
                 ));
             }
+        }
+        // Conservative backfilling revisits reservations only when a job
+        // ends before its estimate; told exact run times it never does, so
+        // its queue order only decides among jobs arriving together.
+        let static_fair: Vec<&str> = goals
+            .iter()
+            .filter(|g| {
+                g.fairshare.is_some()
+                    && matches!(
+                        g.policy,
+                        GoalPolicy::Baseline(PolicySpec {
+                            dispatch: Dispatch::Conservative,
+                            ..
+                        })
+                    )
+            })
+            .map(|g| g.name.as_str())
+            .collect();
+        let exact = w.jobs.iter().all(|j| j.sim_runtime() == j.estimate);
+        if exact && !static_fair.is_empty() {
+            out.push(note(
+                Mechanism::Fairshare,
+                format!(
+                    "told exact run times, conservative backfilling never moves a reservation (no job ends \
+                     early), so each job keeps the one it got on arrival and {} {} as Conservative in \
+                     arrival order (but for jobs submitted in the same second); dynamic reservations \
+                     follow fairshare",
+                    static_fair.join(", "),
+                    if static_fair.len() == 1 { "runs" } else { "run" }
+                ),
+            ));
         }
         let estimated = w.jobs.iter().any(|j| j.estimate > j.runtime);
         if estimated && goals.iter().any(|g| g.deadlines.is_some()) {

@@ -258,6 +258,7 @@ mod tests {
             procs,
             seed,
             widest: None,
+            users: None,
         })
         .unwrap()
     }

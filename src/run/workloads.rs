@@ -369,6 +369,7 @@ mod tests {
                 procs: 32,
                 seed: 3,
                 widest: None,
+                users: None,
             },
             load_factors: vec![1.0, 1.5],
             ..WorkloadPlan::default()
@@ -387,6 +388,7 @@ mod tests {
                 procs: 32,
                 seed: 2,
                 widest: None,
+                users: None,
             },
             scale: Some(ScaleSpec {
                 factor: crate::run::ScaleFactor::Exact,

@@ -121,6 +121,46 @@
 //!
 //! So every estimate is at least the runtime, and at most 48 h.
 //!
+//! # Users (goalc's addition, optional)
+//!
+//! The Lublin–Feitelson model has no users. Fairshare (FAIR) and owner
+//! objectives over user groups (GREEDY) mean nothing without them, so
+//! [`ModelParams::users`] adds `N` users, drawn after the jobs from a
+//! stream of their own: the jobs' sizes, times and estimates are the same
+//! bits with users or without. Two facts shape the draw, both measured on
+//! the ten Parallel Workloads Archive traces the project uses (CTC, KTH,
+//! LANL CM-5, LLNL Atlas, NASA iPSC, OSC, SDSC Blue, SDSC Paragon, SDSC SP2,
+//! Sandia Ross; cleaned versions):
+//!
+//! * **Activity is Zipf-like.** Ranked by jobs, the k-th user's job count
+//!   falls as `k^-s`; a least-squares fit of log count on log rank over the
+//!   busier half of each trace's users gives `s` from 0.72 to 1.24, median
+//!   1.0. In every trace the busiest tenth of the users submit about half
+//!   the jobs (47% to 65%) and use 63% to 90% of the processor-seconds.
+//!   A fresh draw therefore picks user `k` of `N` with probability
+//!   `(1/k) / H_N` (Zipf, `s = 1`): with 64 users the busiest has 21% of
+//!   the draws and the busiest 6 have 52%.
+//! * **Users repeat their jobs.** In the traces, a job has the same user
+//!   as the latest earlier job of the same size 44% to 76% of the time
+//!   (median 63%), where independent users would give 1% to 11%. So with
+//!   probability [`USER_REPEAT`] = 0.6 a job takes the user of the latest
+//!   earlier job of its size, and otherwise a fresh draw; a job whose size
+//!   is new always draws. The chance of the same user is then
+//!   `0.6 + 0.4 * sum of squared shares`, about 0.63 for 64 users. Each
+//!   user's jobs thus gather in a few widths and come in runs, as on a real
+//!   machine; that is what makes fairshare's order differ from arrival
+//!   order in a way one can see.
+//!
+//! A job's user is marginally still Zipf (a repeated user is the user of an
+//! earlier job, itself Zipf-distributed), so the repetition moves no
+//! user's expected share. Users are numbered 1..=`N` by expected activity.
+//! The number of users in a run is the caller's: the traces have 29 to
+//! 152 distinct users in 3,000 consecutive jobs, median of the ten
+//! medians 64, which is what `goalc bench` takes on the model. Groups
+//! (GREEDY's) follow from the users' consumption when a goal asks for them;
+//! the SWF group field stays -1, as nothing in the model says which users
+//! would share one.
+//!
 //! # Whole seconds
 //!
 //! * Runtime: `floor(e^x)` for the drawn log runtime `x >= 0`, so at least 1 s
@@ -133,7 +173,7 @@
 //! # Determinism
 //!
 //! One `ChaCha8Rng::seed_from_u64(seed)` per component, on separate ChaCha
-//! streams (arrivals, sizes and runtimes, estimates), so a change in one
+//! streams (arrivals, sizes and runtimes, estimates, users), so a change in one
 //! component does not shift the random numbers of another. Random integers
 //! are drawn as `u64`, never `usize`, so 32- and 64-bit targets agree. The
 //! model's own transcendental functions (`exp`, `exp2`, `ln`, `pow`, `ln Γ`)
@@ -147,7 +187,9 @@
 //!
 //! # Output
 //!
-//! User and group are unknown (-1), as the model has none. Every job is
+//! User and group are unknown (-1), as the published model has none,
+//! unless users are asked for (then the user is 1..=`N`, the group still
+//! -1). Every job is
 //! measured and has no deadline. The SWF record has wait -1, status 1,
 //! allocated = requested processors, requested time = estimate.
 
@@ -170,6 +212,9 @@ pub struct ModelParams {
     /// a grid or capacity machine where thousands of narrow jobs run at once.
     /// `None`: the machine's own width.
     pub widest: Option<u32>,
+    /// Users who submit the jobs (see "Users" in the module documentation):
+    /// `None` leaves every job without a user (-1), as the published model.
+    pub users: Option<u32>,
 }
 
 impl Default for ModelParams {
@@ -179,6 +224,7 @@ impl Default for ModelParams {
             procs: 128,
             seed: 1,
             widest: None,
+            users: None,
         }
     }
 }
@@ -192,6 +238,8 @@ pub enum ModelError {
     NoProcs,
     #[error("model parameter widest must be between 1 and procs ({procs}), got {widest}")]
     Widest { widest: u32, procs: u32 },
+    #[error("model parameter users must be between 1 and {MAX_USERS}, got {0}")]
+    Users(u32),
     #[error(
         "model parameter jobs ({0}) makes arrivals reach beyond {MAX_TIME}s, the largest time \
          goalc accepts"
@@ -254,10 +302,22 @@ const DAY_FIRST_SLOT: usize = 10;
 /// ...and its abscissa for the time-of-day gamma.
 const DAY_FIRST_POSITION: usize = 11;
 
+// ---------------------------------------------------------------------------
+// Users: goalc's addition, fitted to the reference traces (module docs).
+// ---------------------------------------------------------------------------
+
+/// Probability that a job goes to the user of the latest earlier job of
+/// the same size (a repeated run) instead of a fresh draw by activity.
+const USER_REPEAT: f64 = 0.6;
+/// The most users the model draws from (the reference traces have 60 to
+/// 679 in all); bounds the table of cumulative weights.
+pub const MAX_USERS: u32 = 100_000;
+
 // Independent random streams of one seed.
 const STREAM_ARRIVALS: u64 = 1;
 const STREAM_JOBS: u64 = 2;
 const STREAM_ESTIMATES: u64 = 3;
+const STREAM_USERS: u64 = 4;
 
 /// Generates the model workload described in the module documentation.
 pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
@@ -277,6 +337,11 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
             })
         }
     };
+    if let Some(u) = p.users {
+        if !(1..=MAX_USERS).contains(&u) {
+            return Err(ModelError::Users(u));
+        }
+    }
     let n = p.jobs;
 
     let submits = arrivals(n, &mut stream(p.seed, STREAM_ARRIVALS));
@@ -298,6 +363,11 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
     }
 
     let estimates = estimates::assign(&runtimes, &mut stream(p.seed, STREAM_ESTIMATES));
+    // Last, from a stream of their own: users never change the jobs.
+    let users = match p.users {
+        Some(count) => users::assign(&procs, count, &mut stream(p.seed, STREAM_USERS)),
+        None => vec![-1; n],
+    };
 
     let jobs = (0..n)
         .map(|i| {
@@ -311,20 +381,25 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
                 requested_procs: i64::from(procs[i]),
                 requested_time: estimates[i],
                 status: 1,
+                user: users[i],
                 ..SwfRecord::unknown()
             };
             Job {
                 estimate: estimates[i],
+                user: users[i],
                 swf,
                 ..Job::plain(number, submits[i], runtimes[i], procs[i])
             }
         })
         .collect();
 
-    let name = match p.widest {
+    let mut name = match p.widest {
         Some(w) => format!("lublin-{}-{}-w{w}-s{}", p.jobs, p.procs, p.seed),
         None => format!("lublin-{}-{}-s{}", p.jobs, p.procs, p.seed),
     };
+    if let Some(u) = p.users {
+        name.push_str(&format!("-u{u}"));
+    }
     Ok(Workload::new(name, p.procs, header(p), jobs))
 }
 
@@ -354,6 +429,12 @@ fn header(p: &ModelParams) -> SwfHeader {
         " Note: runtime estimates from the Tsafrir-Etsion-Feitelson model, maximal estimate {} s",
         estimates::MAX_ESTIMATE
     )]);
+    if let Some(u) = p.users {
+        lines.push(format!(
+            " Note: {u} users added by goalc: Zipf activity (exponent 1), a job repeats the user of \
+             the latest job of its size with probability {USER_REPEAT}"
+        ));
+    }
     SwfHeader {
         lines,
         max_procs: Some(p.procs),
@@ -551,6 +632,78 @@ impl DailyClock {
             self.slot += 1;
         }
         self.slot as f64 * SLOT_SECONDS + self.used / self.weight()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Users
+// ---------------------------------------------------------------------------
+
+mod users {
+    //! Who submits each job; see "Users" in the parent module.
+
+    use super::USER_REPEAT;
+    use rand::Rng;
+    use rand_chacha::ChaCha8Rng;
+    use std::collections::HashMap;
+
+    /// One user (1..=`count`) per job of the given sizes.
+    pub(super) fn assign(sizes: &[u32], count: u32, rng: &mut ChaCha8Rng) -> Vec<i64> {
+        let activity = Activity::zipf(count);
+        let mut latest: HashMap<u32, i64> = HashMap::new();
+        sizes
+            .iter()
+            .map(|&size| {
+                // Both numbers are drawn for every job, used or not, so job
+                // i always reads draws 2i and 2i + 1 of the stream.
+                let repeat: f64 = rng.gen();
+                let fresh: f64 = rng.gen();
+                let user = match latest.get(&size) {
+                    Some(&u) if repeat < USER_REPEAT => u,
+                    _ => activity.user_at(fresh),
+                };
+                latest.insert(size, user);
+                user
+            })
+            .collect()
+    }
+
+    /// Users' activity: user k (1-based) submits a share proportional to
+    /// 1/k of the fresh draws.
+    pub(super) struct Activity {
+        /// cumulative[k - 1]: the weights of users 1..=k.
+        cumulative: Vec<f64>,
+    }
+
+    impl Activity {
+        pub(super) fn zipf(count: u32) -> Self {
+            // 1/k is one IEEE division and the sum runs in a fixed order:
+            // the same bits everywhere, no math library involved.
+            let mut total = 0.0;
+            let cumulative = (1..=count)
+                .map(|k| {
+                    total += 1.0 / f64::from(k);
+                    total
+                })
+                .collect();
+            Activity { cumulative }
+        }
+
+        /// Share of fresh draws that go to user `k`.
+        #[cfg(test)]
+        pub(super) fn share(&self, k: u32) -> f64 {
+            let total = self.cumulative[self.cumulative.len() - 1];
+            1.0 / f64::from(k) / total
+        }
+
+        /// The user whose slice of [0, 1) holds `u` (inverse CDF).
+        pub(super) fn user_at(&self, u: f64) -> i64 {
+            let total = self.cumulative[self.cumulative.len() - 1];
+            let x = u * total;
+            let k = self.cumulative.partition_point(|&c| c <= x);
+            // u < 1 keeps x below the total; the min guards rounding.
+            k.min(self.cumulative.len() - 1) as i64 + 1
+        }
     }
 }
 
@@ -914,6 +1067,7 @@ mod tests {
             procs,
             seed,
             widest: None,
+            users: None,
         })
         .expect("valid parameters")
     }
@@ -940,6 +1094,7 @@ mod tests {
                 procs: 128,
                 seed: 1,
                 widest: None,
+                users: None,
             }
         );
     }
@@ -1109,9 +1264,164 @@ mod tests {
                     procs,
                     seed,
                     widest: None,
+                    users: None,
                 });
             }
         }
+    }
+
+    // ---- users -------------------------------------------------------------
+
+    fn with_users(jobs: usize, seed: u64, users: u32) -> Workload {
+        generate(&ModelParams {
+            jobs,
+            seed,
+            users: Some(users),
+            ..Default::default()
+        })
+        .expect("valid parameters")
+    }
+
+    #[test]
+    fn users_leave_every_job_as_it_was() {
+        for seed in [0, 1, 7, u64::MAX] {
+            let plain = gen(3000, 128, seed);
+            let w = with_users(3000, seed, 64);
+            assert_eq!(w.name, format!("lublin-3000-128-s{seed}-u64"));
+            assert_eq!(w.jobs.len(), plain.jobs.len());
+            for (a, b) in plain.jobs.iter().zip(&w.jobs) {
+                assert!(
+                    (1..=64).contains(&b.user),
+                    "job {}: user {}",
+                    b.number,
+                    b.user
+                );
+                assert_eq!(b.swf.user, b.user);
+                assert_eq!(b.group, -1);
+                // Everything but the user is the published model's.
+                let unuser = |j: &Job| Job {
+                    user: -1,
+                    swf: SwfRecord { user: -1, ..j.swf },
+                    ..j.clone()
+                };
+                assert_eq!(unuser(b), *a);
+            }
+        }
+    }
+
+    #[test]
+    fn same_seed_same_users_and_other_seeds_others() {
+        let users = |seed| -> Vec<i64> {
+            with_users(2000, seed, 64)
+                .jobs
+                .iter()
+                .map(|j| j.user)
+                .collect()
+        };
+        assert_eq!(users(5), users(5));
+        let (a, b) = (users(5), users(6));
+        let same = a.iter().zip(&b).filter(|(x, y)| x == y).count();
+        // Independent users agree on about 7% of jobs (sum of squared shares).
+        assert!(same < 400, "{same} of 2000 jobs have the same user");
+    }
+
+    #[test]
+    fn zipf_activity_by_hand() {
+        // Two users: weights 1 and 1/2, so user 1 takes [0, 2/3) of [0, 1).
+        let two = users::Activity::zipf(2);
+        assert_eq!(two.user_at(0.0), 1);
+        assert_eq!(two.user_at(0.6666), 1);
+        assert_eq!(two.user_at(0.6667), 2);
+        assert_eq!(two.user_at(1.0 - f64::EPSILON), 2);
+        assert_near("share of user 1 of 2", two.share(1), 2.0 / 3.0, 1e-12);
+        assert_eq!(users::Activity::zipf(1).user_at(0.99), 1);
+        // 64 users: H_64 = 4.7439, so user 1 has 21.08%, users 1..=6 51.6%.
+        let many = users::Activity::zipf(64);
+        assert_near("share of user 1 of 64", many.share(1), 0.2108, 1e-4);
+        let top6: f64 = (1..=6).map(|k| many.share(k)).sum();
+        assert_near("share of users 1..=6 of 64", top6, 0.5164, 1e-4);
+        assert_eq!(many.user_at(0.2107), 1);
+        assert_eq!(many.user_at(0.2109), 2);
+    }
+
+    #[test]
+    fn a_few_users_submit_most_jobs() {
+        let w = with_users(20_000, 3, 64);
+        let mut count = vec![0usize; 65];
+        for j in &w.jobs {
+            count[j.user as usize] += 1;
+        }
+        // Repetition keeps each user's expected share; runs of repeated
+        // jobs widen the spread around it.
+        assert_near("share of user 1", fraction(count[1], 20_000), 0.2108, 0.05);
+        let mut ranked = count[1..].to_vec();
+        ranked.sort_unstable_by(|a, b| b.cmp(a));
+        let top6: usize = ranked[..6].iter().sum();
+        // The reference traces' busiest tenth submit 47% to 65% of the jobs.
+        let top6 = fraction(top6, 20_000);
+        assert!(
+            (0.45..=0.65).contains(&top6),
+            "top 6 of 64 users: {top6:.3}"
+        );
+        assert!(ranked[63] > 0, "every user has jobs: {ranked:?}");
+    }
+
+    #[test]
+    fn users_repeat_the_latest_user_of_a_size() {
+        let w = with_users(20_000, 4, 64);
+        let mut latest = std::collections::HashMap::new();
+        let (mut repeats, mut followers) = (0, 0);
+        for j in &w.jobs {
+            if let Some(&u) = latest.get(&j.procs) {
+                followers += 1;
+                repeats += usize::from(u == j.user);
+            }
+            latest.insert(j.procs, j.user);
+        }
+        // 0.6 + 0.4 * (sum over k of (1/k)^2) / H_64^2 = 0.6 + 0.4 * 0.0724.
+        assert_near("repeated users", fraction(repeats, followers), 0.629, 0.02);
+    }
+
+    #[test]
+    fn one_user_has_every_job() {
+        assert!(with_users(300, 1, 1).jobs.iter().all(|j| j.user == 1));
+    }
+
+    #[test]
+    fn users_out_of_range_are_an_error_naming_users() {
+        for bad in [0, MAX_USERS + 1] {
+            let err = generate(&ModelParams {
+                users: Some(bad),
+                ..Default::default()
+            })
+            .unwrap_err();
+            assert_eq!(err, ModelError::Users(bad));
+            assert!(err.to_string().contains("users"), "{err}");
+        }
+        assert!(generate(&ModelParams {
+            jobs: 10,
+            users: Some(MAX_USERS),
+            ..Default::default()
+        })
+        .is_ok());
+    }
+
+    #[test]
+    fn the_header_says_users_were_added() {
+        let w = with_users(10, 1, 8);
+        assert!(
+            w.header
+                .lines
+                .iter()
+                .any(|l| l.starts_with(" Note: 8 users added by goalc")),
+            "{:?}",
+            w.header.lines
+        );
+        assert!(!gen(10, 128, 1)
+            .header
+            .lines
+            .iter()
+            .any(|l| l.contains("users")));
     }
 
     #[test]

@@ -88,6 +88,11 @@ pub struct WorkloadArgs {
     /// bigger machine of --model-procs: thousands of narrow jobs at once)
     #[arg(long)]
     pub model_widest: Option<u32>,
+    /// Built-in model: N users, Zipf-active, repeating their jobs' sizes
+    /// (fairshare and user groups need them); 0: none, as the published
+    /// model [default: 0; `bench` on the model: 64]
+    #[arg(long, value_name = "N")]
+    pub model_users: Option<u32>,
 }
 
 impl WorkloadArgs {
@@ -99,6 +104,7 @@ impl WorkloadArgs {
                 procs: self.model_procs,
                 seed: self.seed,
                 widest: self.model_widest,
+                users: self.model_users.filter(|&u| u > 0),
             },
             first_jobs: self.first_jobs,
             scale: self.scale_to.map(|procs| ScaleSpec {

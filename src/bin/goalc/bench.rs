@@ -21,6 +21,10 @@ use std::path::PathBuf;
 /// every epoch of a loaded machine is most of the cost).
 const MODEL_LOAD: f64 = 0.85;
 const MODEL_JOBS: usize = 3000;
+/// Users for the model, so that fairshare and the owner's user groups have
+/// someone to tell apart: the median number of distinct users in 3,000
+/// consecutive jobs of the reference traces (see the model's "Users").
+const MODEL_USERS: u32 = 64;
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
@@ -132,6 +136,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         if args.workload.model_jobs.is_none() {
             plan.model.jobs = MODEL_JOBS;
             defaults.push(format!("--model-jobs {MODEL_JOBS}"));
+        }
+        if args.workload.model_users.is_none() {
+            plan.model.users = Some(MODEL_USERS);
+            defaults.push(format!("--model-users {MODEL_USERS}"));
         }
         if !plan.exact_estimates && !args.user_estimates {
             plan.exact_estimates = true;

@@ -23,6 +23,10 @@ pub struct GenerateArgs {
     /// of --procs (a grid or capacity machine: thousands of narrow jobs at once)
     #[arg(long)]
     pub widest: Option<u32>,
+    /// N users, Zipf-active, repeating their jobs' sizes; 0: none (user
+    /// -1), as the published model. The jobs are the same either way
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub users: u32,
     /// Output file (standard output when absent)
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -34,6 +38,7 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         procs: args.procs,
         seed: args.seed,
         widest: args.widest,
+        users: Some(args.users).filter(|&u| u > 0),
     })
     .map_err(RunError::from)?;
     let records = w.jobs.iter().map(|j| &j.swf);

@@ -323,6 +323,7 @@ mod tests {
                 procs,
                 seed: 3,
                 widest,
+                users: None,
             })
             .expect("model");
             let w = scale_load_by_arrivals(&w, load).expect("load");
