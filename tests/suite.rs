@@ -118,6 +118,10 @@ fn a_suite_runs_what_bench_runs() {
         "0.7",
         "--budget",
         "20,60",
+        // The suite's model as it is: without bench's own model defaults.
+        "--model-users",
+        "0",
+        "--user-estimates",
         "--format",
         "csv",
     ]);

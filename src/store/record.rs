@@ -150,6 +150,7 @@ pub(crate) fn sample() -> Record {
             procs: 32,
             seed: 4,
             widest: None,
+            users: None,
         })
         .unwrap();
         let goal = crate::run::Goal::baseline(crate::run::reference::FCFS_BACKFILL, 60);

@@ -73,11 +73,20 @@ impl Cell {
 }
 
 /// The model's parameters as hashed for its `trace_sha256`.
-pub fn model_sha256(jobs: usize, procs: u32, widest: Option<u32>, seed: u64) -> String {
-    sha256_hex(
-        format!("lublin-feitelson jobs={jobs} procs={procs} widest={widest:?} seed={seed}")
-            .as_bytes(),
-    )
+pub fn model_sha256(
+    jobs: usize,
+    procs: u32,
+    widest: Option<u32>,
+    users: Option<u32>,
+    seed: u64,
+) -> String {
+    let mut text =
+        format!("lublin-feitelson jobs={jobs} procs={procs} widest={widest:?} seed={seed}");
+    // Said only when set: the hashes of models without users stay as they were.
+    if let Some(u) = users {
+        text += &format!(" users={u}");
+    }
+    sha256_hex(text.as_bytes())
 }
 
 /// sha256 of a trace file's text, inflated when gzip.
@@ -154,8 +163,9 @@ impl Layout {
                             jobs,
                             procs,
                             widest,
+                            users,
                         },
-                    ) => model_sha256(*jobs, *procs, *widest, seed.unwrap_or_default()),
+                    ) => model_sha256(*jobs, *procs, *widest, *users, seed.unwrap_or_default()),
                     (TraceHash::Model, TraceSource::File { .. }) => String::new(),
                 };
                 for &exact in &a.exact_estimates {
@@ -300,7 +310,17 @@ mod tests {
 
     #[test]
     fn the_model_hash_differs_by_seed() {
-        assert_ne!(model_sha256(10, 8, None, 1), model_sha256(10, 8, None, 2));
-        assert_eq!(model_sha256(10, 8, None, 1), model_sha256(10, 8, None, 1));
+        assert_ne!(
+            model_sha256(10, 8, None, None, 1),
+            model_sha256(10, 8, None, None, 2)
+        );
+        assert_eq!(
+            model_sha256(10, 8, None, None, 1),
+            model_sha256(10, 8, None, None, 1)
+        );
+        assert_ne!(
+            model_sha256(10, 8, None, Some(4), 1),
+            model_sha256(10, 8, None, None, 1)
+        );
     }
 }

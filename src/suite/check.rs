@@ -442,16 +442,24 @@ impl Cx<'_> {
             Some(w) => Some(self.fits_u32(m.widest.as_ref(), w)?),
             None => None,
         };
-        let name = match widest {
+        let users = match self.whole(m.users.as_ref(), 1, "users")? {
+            Some(u) => Some(self.fits_u32(m.users.as_ref(), u)?),
+            None => None,
+        };
+        let mut name = match widest {
             Some(w) => format!("lublin-{jobs}-{procs}-w{w}"),
             None => format!("lublin-{jobs}-{procs}"),
         };
+        if let Some(u) = users {
+            name += &format!("-u{u}");
+        }
         Some(SuiteTrace {
             name,
             source: TraceSource::Model {
                 jobs: jobs as usize,
                 procs,
                 widest,
+                users,
             },
         })
     }

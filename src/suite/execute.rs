@@ -187,11 +187,13 @@ fn plan(suite: &Suite, trace: usize, seed: Option<u64>) -> WorkloadPlan {
             jobs,
             procs,
             widest,
+            users,
         } => ModelParams {
             jobs: *jobs,
             procs: *procs,
             seed: seed.unwrap_or_default(),
             widest: *widest,
+            users: *users,
         },
         TraceSource::File { .. } => ModelParams::default(),
     };

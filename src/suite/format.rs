@@ -40,6 +40,8 @@ pub struct ModelEntry {
     pub jobs: Option<Spanned<i64>>,
     pub procs: Option<Spanned<i64>>,
     pub widest: Option<Spanned<i64>>,
+    /// Users drawn for the model's jobs (none when left out).
+    pub users: Option<Spanned<i64>>,
 }
 
 /// Settings of the workloads every cell shares.

@@ -46,6 +46,7 @@ pub enum TraceSource {
         jobs: usize,
         procs: u32,
         widest: Option<u32>,
+        users: Option<u32>,
     },
 }
 
