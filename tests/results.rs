@@ -271,7 +271,9 @@ fn changed() -> (Vec<Record>, Vec<Record>) {
         }
         after.push(r);
     }
-    let mut new = after[0].clone();
+    // The store's lines come in the order cells finished: take the first
+    // in the records' own order, not the first line.
+    let mut new = (*goalc::results::sorted(&after)[0]).clone();
     new.goal = "New goal".into();
     after.push(new);
     (before, after)

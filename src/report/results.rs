@@ -1,6 +1,7 @@
 //! A bench's results folder: the full report (every table, Markdown) and
 //! the same runs as JSON, so the summary on the terminal can stay short.
-//! Plots go in the same folder; [`plots`] is where they are made.
+//! The command line draws the plots into the same folder
+//! (`results::plots::write_for_runs`, a layer above this one).
 
 use super::{render, Format, RunReport};
 use std::path::{Path, PathBuf};
@@ -12,8 +13,6 @@ pub struct Written {
     pub report: PathBuf,
     /// Every run with every measure, JSON.
     pub json: PathBuf,
-    /// Plots made from the runs (none until a plot writer exists).
-    pub plots: Vec<PathBuf>,
 }
 
 /// A folder name for these runs, the same for the same workloads (no
@@ -45,7 +44,7 @@ pub fn folder_name(reports: &[RunReport]) -> String {
 }
 
 /// Writes `report.md` (`preamble`, then the full tables) and `report.json`
-/// into `dir`, creating it, then the plots.
+/// into `dir`, creating it.
 pub fn write(dir: &Path, reports: &[RunReport], preamble: &str) -> std::io::Result<Written> {
     std::fs::create_dir_all(dir)?;
     let report = dir.join("report.md");
@@ -58,18 +57,5 @@ pub fn write(dir: &Path, reports: &[RunReport], preamble: &str) -> std::io::Resu
     md.push_str(&render(reports, Format::Markdown));
     std::fs::write(&report, md)?;
     std::fs::write(&json, render(reports, Format::Json))?;
-    let plots = plots(dir, reports)?;
-    Ok(Written {
-        report,
-        json,
-        plots,
-    })
-}
-
-/// The hook for plots: writes the SVG plots of `reports` into `dir` and
-/// returns their paths. None are made yet (a `goalc report` command will
-/// draw them from a results folder); `bench` names plots only when this
-/// returns some.
-pub fn plots(_dir: &Path, _reports: &[RunReport]) -> std::io::Result<Vec<PathBuf>> {
-    Ok(Vec::new())
+    Ok(Written { report, json })
 }

@@ -10,8 +10,8 @@
 //! months...), its value is their mean; the title says how many.
 
 use super::{cmp_period, goal_base, is_easy, sorted};
-use crate::report::measure;
-use crate::store::Record;
+use crate::report::{measure, RunReport};
+use crate::store::{Axes, Record, FORMAT, GOALC_VERSION};
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -417,9 +417,25 @@ fn legend_room(lo: f64, hi: f64, lines: usize) -> f64 {
     (hi - lo * f) / (1.0 - f)
 }
 
+/// Series past which the legend moves beside the chart: inside it, it
+/// would hide the points.
+const LEGEND_INSIDE: usize = 8;
+/// Width of a legend beside the chart, and the height of one of its lines.
+const SIDE_LEGEND: u32 = 330;
+const LEGEND_LINE: u32 = 16;
+
 fn draw(plot: &Plot, text: &mut String) -> DrawResult {
-    let root = SVGBackend::with_string(text, (WIDTH, HEIGHT)).into_drawing_area();
-    root.fill(&WHITE)?;
+    let n_series = plot.series.len();
+    let beside = n_series > LEGEND_INSIDE;
+    let (width, height) = if beside {
+        let lines = n_series as u32 * LEGEND_LINE + 60;
+        (WIDTH + SIDE_LEGEND, HEIGHT.max(lines))
+    } else {
+        (WIDTH, HEIGHT)
+    };
+    let canvas = SVGBackend::with_string(text, (width, height)).into_drawing_area();
+    canvas.fill(&WHITE)?;
+    let (root, side) = canvas.split_horizontally(WIDTH);
     let points = || plot.series.iter().flat_map(|s| s.points.iter());
     let (x0, x1) = match &plot.kind {
         Kind::Bars { categories } => (-0.5, categories.len() as f64 - 0.5),
@@ -427,7 +443,11 @@ fn draw(plot: &Plot, text: &mut String) -> DrawResult {
         Kind::Scatter => bounds(points().map(|p| p.0), true),
     };
     let (y0, y1) = bounds(points().map(|p| p.1), true);
-    let y1 = legend_room(y0, y1, plot.series.len());
+    let y1 = if beside {
+        y1
+    } else {
+        legend_room(y0, y1, n_series)
+    };
     let mut chart = ChartBuilder::on(&root)
         .caption(&plot.title, (FONT, 18))
         .margin(12)
@@ -523,14 +543,31 @@ fn draw(plot: &Plot, text: &mut String) -> DrawResult {
             }
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 13))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
+    if beside {
+        // One line per series, marker and name, beside the chart.
+        for (i, s) in plot.series.iter().enumerate() {
+            let y = 40 + (i as u32 * LEGEND_LINE) as i32;
+            if s.easy {
+                side.draw(&Cross::new((14, y), 5, BLACK.stroke_width(2)))?;
+            } else {
+                let c = color(i, s);
+                match plot.kind {
+                    Kind::Scatter => side.draw(&Circle::new((14, y), 5, c.filled()))?,
+                    _ => side.draw(&Rectangle::new([(6, y - 5), (22, y + 5)], c.filled()))?,
+                }
+            }
+            side.draw(&Text::new(s.name.clone(), (28, y - 7), (FONT, 12)))?;
+        }
+    } else {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .label_font((FONT, 13))
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()?;
+    }
+    canvas.present()?;
     Ok(())
 }
 
@@ -556,4 +593,64 @@ pub fn write(plan: &Plan, dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
 /// it after a suite.
 pub fn write_all(records: &[Record], dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
     write(&plan(records, DEFAULT_MEASURES, DEFAULT_SCATTERS), dir)
+}
+
+/// The plots of one bench's runs, which have no store and no axes: for
+/// each mechanism, the scatters of its goals (one point per goal) with
+/// EASY marked beside them, so that no plot holds every goal of a bench;
+/// for each workload into `dir`, or into a folder per workload under `dir`
+/// when there are several. Returns the files written.
+pub fn write_for_runs(reports: &[RunReport], dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
+    let record = |r: &RunReport| Record {
+        format: FORMAT,
+        goalc: GOALC_VERSION.to_string(),
+        suite: String::new(),
+        key: String::new(),
+        goal: r.label.clone(),
+        goal_hash: String::new(),
+        trace: r.trace.clone(),
+        trace_sha256: String::new(),
+        axes: Axes::none(r.events),
+        report: Record::deterministic(r.clone()),
+    };
+    let mut traces: Vec<&str> = Vec::new();
+    for r in reports {
+        if !traces.contains(&r.trace.as_str()) {
+            traces.push(&r.trace);
+        }
+    }
+    let mut out = Vec::new();
+    for trace in &traces {
+        let runs: Vec<Record> = reports
+            .iter()
+            .filter(|r| r.trace == *trace)
+            .map(record)
+            .collect();
+        let into = if traces.len() == 1 {
+            dir.to_path_buf()
+        } else {
+            dir.join(file_part(trace))
+        };
+        let mut mechanisms: Vec<_> = runs.iter().map(|r| r.report.mechanism).collect();
+        mechanisms.sort();
+        mechanisms.dedup();
+        for m in mechanisms {
+            // The mechanism's goals, and EASY once beside them.
+            let easy = runs.iter().find(|r| is_easy(r));
+            let own: Vec<Record> = runs
+                .iter()
+                .filter(|r| r.report.mechanism == m)
+                .chain(easy.filter(|e| e.report.mechanism != m))
+                .cloned()
+                .collect();
+            let mut plan = plan(&own, &[], DEFAULT_SCATTERS);
+            let name = format!("{m:?}").to_lowercase();
+            for p in &mut plan.plots {
+                p.file = format!("{name}-{}", p.file);
+                p.title = format!("{name}: {}", p.title);
+            }
+            out.extend(write(&plan, &into)?);
+        }
+    }
+    Ok(out)
 }

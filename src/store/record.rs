@@ -81,6 +81,28 @@ pub struct Axes {
     pub events: EventMode,
 }
 
+impl Axes {
+    /// No axis set: a run made outside a suite, under `events`.
+    pub fn none(events: EventMode) -> Axes {
+        Axes {
+            load: None,
+            load_by: None,
+            load_factor: None,
+            factor_by: None,
+            window: None,
+            month: None,
+            warmup: 0,
+            cooldown: 0,
+            budget: None,
+            seed: None,
+            exact_estimates: false,
+            first_jobs: None,
+            procs: None,
+            events,
+        }
+    }
+}
+
 /// sha256 hex of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))

@@ -205,12 +205,20 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         ),
         120,
     ));
-    if !written.plots.is_empty() {
-        out.push_str(&format!(
-            "plots: {} files in {}\n",
-            written.plots.len(),
-            dir.display()
-        ));
+    // Plots are a help, not the result: one that cannot be drawn is said,
+    // and the report stands.
+    match goalc::results::plots::write_for_runs(&reports, &dir) {
+        Ok(plots) if !plots.is_empty() => out.push_str(&wrap(
+            &format!(
+                "plots: {} SVG files in {} (two measures per goal, EASY marked; `goalc report` draws more \
+                 from a suite's store)",
+                plots.len(),
+                dir.display()
+            ),
+            120,
+        )),
+        Ok(_) => {}
+        Err(e) => eprintln!("goalc: warning: plots not drawn: {e}"),
     }
     crate::print(&out);
     Ok(())
