@@ -7,7 +7,6 @@ use clap::Args;
 use goalc::report::{render, results, summary, wrap, Format};
 use goalc::run::{expand_budgets, notes, run_all, RunOptions};
 use goalc::suite::Shard;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 /// What `bench` runs on the built-in model unless told otherwise: a
@@ -150,17 +149,10 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     for warning in plan.load_warnings(&workloads) {
         eprintln!("goalc: warning: {warning}");
     }
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new((goals.len() * workloads.len()) as u64);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} runs {elapsed}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress(
+        (goals.len() * workloads.len()) as u64,
+        "{bar:40} {pos}/{len} runs {elapsed}",
+    );
     let opts = RunOptions {
         events: args.events.events,
         ..RunOptions::BENCH

@@ -134,6 +134,41 @@ fn main() {
     }
 }
 
+/// A progress bar of `len` steps drawn with `template` on a terminal, a
+/// hidden one otherwise (logs and pipes get no bar).
+pub fn progress(len: u64, template: &str) -> indicatif::ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Reads the store at `path` for `what` (a shard, a run): a missing file is
+/// bad input, and an ignored torn last line is said.
+pub fn read_store(
+    path: &std::path::Path,
+    what: &str,
+) -> Result<goalc::store::StoreContents, CliError> {
+    if !path.is_file() {
+        return Err(CliError::Usage(format!(
+            "{}: no such store",
+            path.display()
+        )));
+    }
+    let contents = goalc::store::Store::read(path)?;
+    if contents.torn > 0 {
+        eprintln!(
+            "{}: ignored a torn last line (its {what} was interrupted)",
+            path.display()
+        );
+    }
+    Ok(contents)
+}
+
 /// Writes a report to standard output; a closed pipe (`| head`) is not an
 /// error worth reporting.
 pub fn print(text: &str) {

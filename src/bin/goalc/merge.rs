@@ -3,7 +3,7 @@
 use crate::CliError;
 use clap::Args;
 use goalc::store::merge::{merge, Input};
-use goalc::store::{write_atomically, Store};
+use goalc::store::write_atomically;
 use std::path::PathBuf;
 
 #[derive(Debug, Args)]
@@ -19,19 +19,7 @@ pub struct MergeArgs {
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let mut read = Vec::new();
     for path in &args.stores {
-        if !path.is_file() {
-            return Err(CliError::Usage(format!(
-                "{}: no such store",
-                path.display()
-            )));
-        }
-        let contents = Store::read(path)?;
-        if contents.torn > 0 {
-            eprintln!(
-                "{}: ignored a torn last line (its shard was interrupted)",
-                path.display()
-            );
-        }
+        let contents = crate::read_store(path, "shard")?;
         read.push((path.display().to_string(), contents));
     }
     let inputs: Vec<Input> = read

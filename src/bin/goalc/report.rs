@@ -5,7 +5,7 @@ use crate::args::FormatArg;
 use crate::CliError;
 use clap::Args;
 use goalc::results::{check_measures, diff, plots, tables};
-use goalc::store::{Record, Store};
+use goalc::store::Record;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, Args)]
@@ -38,19 +38,7 @@ pub struct ReportArgs {
 /// The records of the store at `path`; a missing or empty store is bad
 /// input.
 fn read(path: &Path) -> Result<Vec<Record>, CliError> {
-    if !path.is_file() {
-        return Err(CliError::Usage(format!(
-            "{}: no such store",
-            path.display()
-        )));
-    }
-    let contents = Store::read(path)?;
-    if contents.torn > 0 {
-        eprintln!(
-            "{}: ignored a torn last line (its run was interrupted)",
-            path.display()
-        );
-    }
+    let contents = crate::read_store(path, "run")?;
     if contents.records.is_empty() {
         return Err(CliError::Usage(format!(
             "{}: the store holds no records",

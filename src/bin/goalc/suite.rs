@@ -91,17 +91,7 @@ pub fn run(args: &BenchArgs, file: &Path) -> Result<(), CliError> {
         .clone()
         .unwrap_or_else(|| default_store(file, shard));
     let cells = layout.shard(shard).len();
-    let bar = if std::io::stderr().is_terminal() {
-        let bar = indicatif::ProgressBar::new(cells as u64);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} cells {elapsed}")
-        {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress(cells as u64, "{bar:40} {pos}/{len} cells {elapsed}");
     let done = suite::run(&suite, &layout, shard, &store, &|| bar.inc(1))?;
     bar.finish_and_clear();
     let mut note = String::new();

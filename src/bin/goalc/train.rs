@@ -91,18 +91,11 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         Es::new(config, bounds, &starts).map_err(es_error)?
     };
     let interactive = std::io::stderr().is_terminal();
-    let bar = if interactive {
-        let bar = indicatif::ProgressBar::new(u64::from(args.generations));
-        if let Ok(style) = indicatif::ProgressStyle::with_template(
-            "{bar:40} generation {pos}/{len} {msg} {elapsed} (eta {eta})",
-        ) {
-            bar.set_style(style);
-        }
-        bar.set_position(u64::from(es.generation()));
-        bar
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress(
+        u64::from(args.generations),
+        "{bar:40} generation {pos}/{len} {msg} {elapsed} (eta {eta})",
+    );
+    bar.set_position(u64::from(es.generation()));
     let mut saved: Result<(), CliError> = Ok(());
     let fitness = |x: &[f64]| training.fitness(x);
     let result = es.run(&fitness, |p| {
