@@ -749,7 +749,7 @@ fn csv(reports: &[RunReport], only: &[&str]) -> String {
 }
 
 /// Quotes a CSV field when it needs it.
-fn csv_field(s: &str) -> String {
+pub fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n']) {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {

@@ -3,7 +3,7 @@
 //! layer so they read as `goalc bench`'s do.
 
 use super::{axes_label, sorted, without_budget};
-use crate::report::{measure_cell, measure_columns, render_measures, Format, RunReport};
+use crate::report::{csv_field, measure_cell, measure_columns, render_measures, Format, RunReport};
 use crate::store::Record;
 use std::fmt::Write as _;
 
@@ -144,24 +144,20 @@ fn csv(records: &[Record], only: &[&str]) -> String {
     }
     out.push('\n');
     for r in rows {
-        out.push_str(&field(&r.trace));
+        out.push_str(&csv_field(&r.trace));
         for (_, f) in &shown {
-            let _ = write!(out, ",{}", field(&f(r).unwrap_or_default()));
+            let _ = write!(out, ",{}", csv_field(&f(r).unwrap_or_default()));
         }
-        let _ = write!(out, ",{},{}", field(&r.goal), field(&r.report.policy));
+        let _ = write!(
+            out,
+            ",{},{}",
+            csv_field(&r.goal),
+            csv_field(&r.report.policy)
+        );
         for m in &measures {
             let _ = write!(out, ",{}", measure_cell(&r.report, m));
         }
         out.push('\n');
     }
     out
-}
-
-/// Quotes a CSV field when it needs it.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
