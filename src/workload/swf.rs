@@ -181,6 +181,9 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
     let mut reader = Reader::new(gzip_size_hint(&raw));
     std::thread::scope(|scope| {
         let (pieces, inflated) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
+        // Read pieces go back to be filled again: a handful of buffers in
+        // all, so the text costs no fresh pages (and no zeroing) per piece.
+        let (give_back, returned) = std::sync::mpsc::channel::<Vec<u8>>();
         let io_err = |source| SwfError::Io {
             path: path.to_path_buf(),
             source,
@@ -190,19 +193,27 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
         let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
             let mut gz = MultiGzDecoder::new(&raw[..]);
             loop {
-                let mut piece = Vec::with_capacity(PIECE);
-                match (&mut gz).take(PIECE as u64).read_to_end(&mut piece) {
-                    Ok(0) => return,
-                    Ok(_) => {
-                        // A send fails when the reader has given up.
-                        if pieces.send(Ok(piece)).is_err() {
+                let mut piece = returned.try_recv().unwrap_or_default();
+                piece.resize(PIECE, 0);
+                let mut filled = 0;
+                while filled < PIECE {
+                    match gz.read(&mut piece[filled..]) {
+                        Ok(0) => break,
+                        Ok(n) => filled += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) => {
+                            let _ = pieces.send(Err(e));
                             return;
                         }
                     }
-                    Err(e) => {
-                        let _ = pieces.send(Err(e));
-                        return;
-                    }
+                }
+                if filled == 0 {
+                    return;
+                }
+                piece.truncate(filled);
+                // A send fails when the reader has given up.
+                if pieces.send(Ok(piece)).is_err() {
+                    return;
                 }
             }
         });
@@ -211,16 +222,19 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
         let mut partial = Vec::new();
         for piece in inflated {
             let piece = piece.map_err(io_err)?;
-            let Some(first) = memchr::memchr(b'\n', &piece) else {
-                partial.extend_from_slice(&piece);
-                continue;
-            };
-            let last = memchr::memrchr(b'\n', &piece).unwrap_or(first);
-            partial.extend_from_slice(&piece[..=first]);
-            reader.lines(&partial, path)?;
-            reader.lines(&piece[first + 1..=last], path)?;
-            partial.clear();
-            partial.extend_from_slice(&piece[last + 1..]);
+            match memchr::memchr(b'\n', &piece) {
+                None => partial.extend_from_slice(&piece),
+                Some(first) => {
+                    let last = memchr::memrchr(b'\n', &piece).unwrap_or(first);
+                    partial.extend_from_slice(&piece[..=first]);
+                    reader.lines(&partial, path)?;
+                    reader.lines(&piece[first + 1..=last], path)?;
+                    partial.clear();
+                    partial.extend_from_slice(&piece[last + 1..]);
+                }
+            }
+            // Fails only once the inflating thread is done.
+            let _ = give_back.send(piece);
         }
         reader.last_line(&partial, path)
     })?;
@@ -229,7 +243,7 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
 
 /// Bytes of decompressed text handed from the inflating thread at a time:
 /// enough to make the hand-over cheap, little enough to stay in cache.
-const PIECE: usize = 256 * 1024;
+const PIECE: usize = 64 * 1024;
 
 /// The decompressed size a gzip file gives in its trailer (of its last
 /// member, modulo 4 GiB), bounded by a generous compression ratio so that a

@@ -12,6 +12,8 @@ mod bench;
 mod check;
 mod generate;
 mod goals;
+#[cfg(target_os = "linux")]
+mod huge_pages;
 mod merge;
 mod report;
 mod simulate;
@@ -106,6 +108,10 @@ impl CliError {
         }
     }
 }
+
+#[cfg(target_os = "linux")]
+#[global_allocator]
+static ALLOC: huge_pages::HugePages = huge_pages::HugePages;
 
 fn main() {
     let cli = match Cli::try_parse() {
