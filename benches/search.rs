@@ -80,6 +80,7 @@ fn epochs(c: &mut Criterion) {
             arrived: &[],
             finished: &[],
             speedups: &[],
+            epoch: 0,
         };
         for budget in [1000, 4000, 64000] {
             let spec = SearchSpec {

@@ -106,3 +106,73 @@ fn peak_running(o: &Outcome) -> usize {
     }
     peak as usize
 }
+
+/// Admission control on the same kind of machine: QoPS, MSB and MRT keep
+/// the running jobs' profile from event to event instead of rebuilding it
+/// at every arrival, and must give the very same schedules (pinned), with
+/// every admitted job's deadline met. The model's estimates are inexact,
+/// so jobs end early and reservations move.
+#[test]
+fn thousands_of_running_jobs_keep_every_admission_schedule() {
+    use goalc::policy::admission::{AdmissionSpec, Algorithm, Heuristic};
+    use goalc::run::deadlines::{synthesize, DeadlineSpec};
+    let w = generate(&ModelParams {
+        jobs: 6_000,
+        procs: 4096,
+        seed: 5,
+        widest: Some(16),
+        users: None,
+    })
+    .expect("model");
+    let w = scale_load_by_arrivals(&w, 2.0).expect("load");
+    // Most jobs with the artificial deadline, which inexact estimates
+    // can meet: admitted jobs then end early and reservations move.
+    let spec = DeadlineSpec {
+        share: 0.2,
+        relaxation: 50.0,
+        ..DeadlineSpec::default()
+    };
+    let w = synthesize(&w, &spec).expect("deadlines");
+    let algorithms = [
+        Algorithm::Qops { k: 5 },
+        Algorithm::Msb,
+        Algorithm::Mrt { backtracks: 10 },
+    ];
+    let rows: Vec<String> = algorithms
+        .par_iter()
+        .flat_map(|&algorithm| [Heuristic::Edf, Heuristic::Llf].map(|h| (algorithm, h)))
+        .map(|(algorithm, heuristic)| {
+            let spec = AdmissionSpec {
+                algorithm,
+                heuristic,
+            };
+            let mut p = spec.build();
+            let o = simulate(&w, &mut p, SimOptions::default())
+                .unwrap_or_else(|e| panic!("{spec}: {e}"));
+            if let Err(errs) = check_schedule(&w, &o) {
+                panic!("{spec}: {errs:#?}");
+            }
+            let admitted = o.runs.iter().flatten().count();
+            let late = w
+                .jobs
+                .iter()
+                .zip(&o.runs)
+                .filter(|(j, r)| r.is_some_and(|r| j.deadline.is_some_and(|d| r.end > d)))
+                .count();
+            assert_eq!(late, 0, "{spec}: admitted jobs past their deadline");
+            let m = measure(&w, &o, MeasureOptions::default());
+            format!(
+                "{:<16} schedule {:016x}  admitted {:>5}  peak running {:>5}  wait avg {:>10.3}",
+                spec.to_string(),
+                digest(&o),
+                admitted,
+                peak_running(&o),
+                m.avg_wait
+            )
+        })
+        .collect();
+    let text = rows.join("\n") + "\n";
+    insta::with_settings!({snapshot_path => "../snapshots/traces", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("big-machine-admission", text);
+    });
+}

@@ -157,6 +157,11 @@ pub struct State<'a> {
     pub finished: &'a [Finished],
     /// Speedup models by job index; empty when every job is rigid.
     pub speedups: &'a [Option<Downey>],
+    /// The epoch `arrived` and `finished` belong to, counted from 0: at
+    /// [`Policy::admit`], the epoch about to run. A policy that keeps
+    /// something in step with the state, asked more than once for one
+    /// epoch (admit, then schedule), applies its changes once.
+    pub epoch: u64,
 }
 
 impl State<'_> {
@@ -515,7 +520,7 @@ impl Board {
         }
     }
 
-    fn state(&self, now: Time) -> State<'_> {
+    fn state(&self, now: Time, epoch: u64) -> State<'_> {
         State {
             now,
             procs: self.procs,
@@ -526,6 +531,7 @@ impl Board {
             arrived: &self.arrived,
             finished: &self.finished,
             speedups: &self.speedups,
+            epoch,
         }
     }
 }
@@ -864,7 +870,7 @@ impl<'w, 'p> Sim<'w, 'p> {
     /// to `arrived`.
     #[inline(always)]
     fn admit(&mut self, job: JobIdx, now: Time) {
-        if self.policy.admit(job, &self.board.state(now)) {
+        if self.policy.admit(job, &self.board.state(now, self.epochs)) {
             self.is_waiting[job as usize] = true;
             self.board.waiting_count += 1;
             if self.board.list_waiting {
@@ -885,7 +891,7 @@ impl<'w, 'p> Sim<'w, 'p> {
         let mut molded = std::mem::take(&mut self.molded);
         molded.clear();
         let mut epoch = Epoch {
-            state: self.board.state(now),
+            state: self.board.state(now, self.epochs),
             free_left: self.board.free,
             started,
             molded,

@@ -2,6 +2,7 @@
 //! arriving job, then start admitted jobs at their reserved starts.
 
 use super::{mrt::Mrt, msb::Msb, qops::Qops, Admission, Heuristic, Pending, Reserved};
+use crate::policy::backfill::LiveProfile;
 use crate::sim::{Epoch, JobIdx, Policy, Profile, State};
 use crate::workload::Time;
 
@@ -39,7 +40,7 @@ impl AdmissionSpec {
             algo,
             reserved: Vec::new(),
             plan: None,
-            base: Profile::new(1, 0),
+            base: LiveProfile::new(),
         }
     }
 }
@@ -83,9 +84,13 @@ pub struct AdmissionPolicy {
     /// Admitted jobs not started yet, by reserved start.
     reserved: Vec<Reserved>,
     /// The machine with running jobs and reservations, kept across epochs
-    /// so early finishes can move reservations earlier.
+    /// so early finishes can move reservations earlier; `None` after an
+    /// admission changed the reservations.
     plan: Option<Profile>,
-    base: Profile,
+    /// The machine with the running jobs only, kept in step with them from
+    /// epoch to epoch rather than rebuilt at every arrival: with thousands
+    /// running, a rebuild per arrival was the cost of a run.
+    base: LiveProfile,
 }
 
 impl AdmissionPolicy {
@@ -100,10 +105,10 @@ impl AdmissionPolicy {
         }
     }
 
-    /// Rebuilds the plan from running jobs and reservations.
-    fn rebuild_plan(&mut self, state: &State<'_>) {
-        let mut plan = Profile::new(state.procs, state.now);
-        state.running_profile(&mut plan);
+    /// The plan from the running jobs (`base`, synced to this epoch) and
+    /// the reservations.
+    fn rebuild_plan(&mut self) {
+        let mut plan = self.base.profile().clone();
         for r in &self.reserved {
             plan.allocate(r.start, r.job.estimate, r.job.procs);
         }
@@ -123,11 +128,11 @@ impl Policy for AdmissionPolicy {
         if new.submit + new.estimate > new.deadline {
             return false;
         }
-        if self.base.procs() != state.procs {
-            self.base = Profile::new(state.procs, state.now);
-        }
-        state.running_profile(&mut self.base);
-        match self.algo.admit(state.now, &self.base, &self.reserved, new) {
+        self.base.sync(state);
+        match self
+            .algo
+            .admit(state.now, self.base.profile(), &self.reserved, new)
+        {
             Some(schedule) => {
                 debug_assert!(schedule.iter().all(Reserved::meets_deadline));
                 self.reserved = schedule;
@@ -140,33 +145,50 @@ impl Policy for AdmissionPolicy {
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let now = epoch.now();
-        let early = epoch.state.finished.iter().any(|f| f.early);
-        if self.plan.is_none() {
-            self.rebuild_plan(&epoch.state);
-        } else if early {
-            // Jobs ended before their estimates: give the rest of their hold
-            // back and move reservations earlier where they fit, in order.
-            // A reservation only moves earlier, so every deadline still holds.
-            self.rebuild_plan(&epoch.state);
-            let plan = self.plan.as_mut().expect("plan just rebuilt");
-            for r in &mut self.reserved {
-                let j = r.job;
-                if let Some(at) = plan.earlier_start(j.procs, j.estimate, now, r.start) {
-                    plan.release(r.start, j.estimate, j.procs);
-                    plan.allocate(at, j.estimate, j.procs);
-                    r.start = at;
+        self.base.sync(&epoch.state);
+        match self.plan.as_mut() {
+            // Admitted this epoch: the algorithm planned on the machine as
+            // it is now, early finishes included.
+            None => self.rebuild_plan(),
+            Some(plan) => {
+                plan.advance(now);
+                // Jobs ended before their estimates: give the rest of their
+                // hold back and move reservations earlier where they fit, in
+                // order. A reservation only moves earlier, so every deadline
+                // still holds.
+                if epoch.state.release_early_finishes(plan) {
+                    for r in &mut self.reserved {
+                        let j = r.job;
+                        if let Some(at) = plan.earlier_start(j.procs, j.estimate, now, r.start) {
+                            plan.release(r.start, j.estimate, j.procs);
+                            plan.allocate(at, j.estimate, j.procs);
+                            r.start = at;
+                        }
+                    }
+                    super::by_start(&mut self.reserved);
                 }
             }
-            super::by_start(&mut self.reserved);
         }
-        if let Some(plan) = self.plan.as_mut() {
-            plan.advance(now);
+        #[cfg(debug_assertions)]
+        {
+            let mut rebuilt = Profile::new(epoch.state.procs, now);
+            epoch.state.running_profile(&mut rebuilt);
+            for r in &self.reserved {
+                rebuilt.allocate(r.start, r.job.estimate, r.job.procs);
+            }
+            let plan = self.plan.as_ref().expect("plan made above");
+            debug_assert!(
+                plan.steps().eq(rebuilt.steps()),
+                "kept plan differs from the running jobs and reservations at {now}"
+            );
         }
         let mut next = Time::MAX;
         let mut started = 0;
         for r in &self.reserved {
             if r.start <= now {
                 debug_assert_eq!(r.start, now, "reservation passed without an epoch");
+                // Its hold in the plan stays, as the running job's.
+                self.base.start(now, r.job.estimate, r.job.procs);
                 epoch.start(r.job.job);
                 started += 1;
             } else {

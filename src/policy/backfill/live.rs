@@ -14,8 +14,8 @@ pub(crate) struct LiveProfile {
     profile: Profile,
     /// Holds taken this epoch for reservations, given back by [`Self::end_epoch`].
     planned: Vec<(Time, Time, u32)>,
-    /// The instant of the last sync; `None` before the first.
-    synced: Option<Time>,
+    /// The instant and epoch of the last sync; `None` before the first.
+    synced: Option<(Time, u64)>,
 }
 
 impl LiveProfile {
@@ -29,11 +29,16 @@ impl LiveProfile {
 
     /// Brings the profile to `state`: from now on, with the holds of the
     /// jobs running now. Call it at every epoch, before anything else, so
-    /// that no early finish goes unseen.
+    /// that no early finish goes unseen; calls again in the same epoch (an
+    /// admission at each arrival, then the epoch) change nothing, so an
+    /// early finish is given back once.
     pub fn sync(&mut self, state: &State<'_>) {
         debug_assert!(self.planned.is_empty(), "reservations left from an epoch");
+        if self.synced == Some((state.now, state.epoch)) && self.profile.procs() == state.procs {
+            return;
+        }
         let fresh =
-            self.profile.procs() != state.procs || self.synced.is_none_or(|t| t > state.now);
+            self.profile.procs() != state.procs || self.synced.is_none_or(|(t, _)| t > state.now);
         if fresh {
             self.profile = Profile::new(state.procs, state.now);
             state.running_profile(&mut self.profile);
@@ -41,7 +46,7 @@ impl LiveProfile {
             self.profile.advance(state.now);
             state.release_early_finishes(&mut self.profile);
         }
-        self.synced = Some(state.now);
+        self.synced = Some((state.now, state.epoch));
         #[cfg(debug_assertions)]
         {
             let mut rebuilt = Profile::new(state.procs, state.now);
