@@ -18,9 +18,9 @@
 //! for the jobs that may start now looks only where one may be, so a long
 //! queue of jobs that cannot start costs nothing per epoch.
 
-use super::{LiveProfile, WaitingQueue};
+use super::{LiveProfile, RunningEnds, WaitingQueue};
 use crate::policy::{Order, Ranker};
-use crate::sim::{Epoch, JobIdx, Policy, Profile};
+use crate::sim::{Epoch, JobIdx, Policy};
 use crate::workload::Time;
 
 pub struct Easy {
@@ -28,6 +28,9 @@ pub struct Easy {
     depth: u32,
     queue: Vec<JobIdx>,
     profile: LiveProfile,
+    /// The running jobs' ends, all classic EASY in its own queue plans on
+    /// (the profile is then not kept).
+    ends: RunningEnds,
     /// The waiting jobs, when the policy keeps its own queue.
     own_queue: Option<WaitingQueue>,
 }
@@ -50,6 +53,7 @@ impl Easy {
             depth,
             queue: Vec::new(),
             profile: LiveProfile::new(),
+            ends: RunningEnds::new(),
             own_queue,
         }
     }
@@ -74,14 +78,23 @@ impl Policy for Easy {
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
-        self.profile.sync(state);
+        let classic = self.depth == 1;
+        if classic {
+            self.ends.sync(state);
+        } else {
+            self.profile.sync(state);
+        }
         if let Some(queue) = self.own_queue.as_mut() {
             for &job in state.arrived {
                 let info = &state.jobs[job as usize];
                 queue.push(job, info.procs, info.estimate);
             }
             if !queue.is_empty() && state.free > 0 {
-                own_queue_pass(epoch, &mut self.profile, queue, self.depth);
+                if classic {
+                    shadow_pass(epoch, &mut self.ends, queue);
+                } else {
+                    own_queue_pass(epoch, &mut self.profile, queue, self.depth);
+                }
             }
             return;
         }
@@ -91,15 +104,131 @@ impl Policy for Easy {
             return;
         }
         self.rank.sorted_queue(state, &mut self.queue);
-        let all = self.queue.len();
-        backfill_pass(epoch, &mut self.profile, &self.queue, all, self.depth);
+        if classic {
+            shadow_walk(epoch, &mut self.ends, &self.queue);
+        } else {
+            let all = self.queue.len();
+            backfill_pass(epoch, &mut self.profile, &self.queue, all, self.depth);
+        }
     }
 }
 
+/// Where classic EASY's head job waits: the shadow time, and the processors
+/// free there beyond the head's (what jobs running past it may use).
+#[derive(Debug, Clone, Copy)]
+struct Shadow {
+    at: Time,
+    spare: u64,
+}
+
+impl Shadow {
+    /// For a head job of `p` that does not fit in the `free` processors.
+    fn of(ends: &RunningEnds, free: u32, p: u32) -> Shadow {
+        let (at, freed) = ends
+            .first_reaching(u64::from(p - free))
+            .expect("the running jobs hold what a job of the machine's width lacks");
+        Shadow {
+            at,
+            spare: u64::from(free) + freed - u64::from(p),
+        }
+    }
+
+    /// Whether a job of `p` for `d` from `now` leaves the head its start.
+    fn allows(shadow: Option<Shadow>, now: Time, p: u32, d: Time) -> bool {
+        shadow.is_none_or(|s| now.saturating_add(d) <= s.at || u64::from(p) <= s.spare)
+    }
+
+    /// A job ending at `end` started: past the shadow time it holds its
+    /// processors there.
+    fn started(shadow: &mut Option<Shadow>, end: Time, p: u32) {
+        if let Some(s) = shadow.as_mut().filter(|s| end > s.at) {
+            s.spare -= u64::from(p);
+        }
+    }
+}
+
+/// Classic EASY over `queue` in its order, planned on the running jobs'
+/// ends alone: the same starts and reservation as [`backfill_pass`] with
+/// one reservation on the profile.
+fn shadow_walk(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &[JobIdx]) {
+    let now = epoch.state.now;
+    let mut shadow: Option<Shadow> = None;
+    let mut reserved = false;
+    for &job in queue {
+        let info = epoch.state.jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        let free = epoch.free();
+        let start = if reserved {
+            p <= free && Shadow::allows(shadow, now, p, d)
+        } else if p <= free {
+            true
+        } else {
+            shadow = Some(Shadow::of(ends, free, p));
+            epoch.reserve(job, shadow.map_or(now, |s| s.at));
+            reserved = true;
+            false
+        };
+        if start {
+            let end = now.saturating_add(d);
+            Shadow::started(&mut shadow, end, p);
+            ends.start(end, job, p);
+            epoch.start(job);
+        }
+        if reserved && epoch.free() == 0 {
+            break;
+        }
+    }
+}
+
+/// Classic EASY (one reservation) over the whole queue in arrival order,
+/// kept in `queue`, planned on the running jobs' ends alone: the same
+/// starts and reservation as [`backfill_pass`] on the profile. The head
+/// jobs start while they fit; the first that does not takes the shadow
+/// time, the first end by which enough processors are free; then each
+/// search finds the first later job that fits now and either ends by the
+/// shadow time or leaves the head its processors there.
+fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut WaitingQueue) {
+    let now = epoch.state.now;
+    let mut from = 0;
+    let mut shadow: Option<Shadow> = None;
+    while let Some((job, at_position)) = queue.first(from, |_, _| true) {
+        from = at_position + 1;
+        let info = epoch.state.jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        let free = epoch.free();
+        if p <= free {
+            ends.start(now.saturating_add(d), job, p);
+            epoch.start(job);
+            queue.remove(job, at_position);
+            continue;
+        }
+        let s = Shadow::of(ends, free, p);
+        epoch.reserve(job, s.at);
+        shadow = Some(s);
+        break;
+    }
+    while epoch.free() > 0 {
+        let free = epoch.free();
+        let fits = |p: u32, d: Time| p <= free && Shadow::allows(shadow, now, p, d);
+        let Some((job, at_position)) = queue.first(from, fits) else {
+            break;
+        };
+        from = at_position + 1;
+        let info = epoch.state.jobs[job as usize];
+        let end = now.saturating_add(info.estimate);
+        Shadow::started(&mut shadow, end, info.procs);
+        ends.start(end, job, info.procs);
+        epoch.start(job);
+        queue.remove(job, at_position);
+    }
+    queue.settle();
+}
+
 /// [`backfill_pass`] over the whole queue in arrival order, kept in
-/// `queue`: the same starts and reservations, in the same order. Up to
-/// `depth` reservations are made walking from the head; then each search
-/// finds the first later job that fits now.
+/// `queue`, with more than one reservation: the same starts and
+/// reservations, in the same order. Up to `depth` reservations are made
+/// walking from the head; then each search finds the first later job that
+/// fits now.
 fn own_queue_pass(
     epoch: &mut Epoch<'_>,
     live: &mut LiveProfile,
@@ -109,10 +238,6 @@ fn own_queue_pass(
     let now = epoch.state.now;
     let mut from = 0;
     let mut reserved = 0;
-    // Classic EASY's one reservation is not written into the profile (and
-    // taken out again at the epoch's end): a job fits beside it by two
-    // questions to the profile, which costs less than the two changes.
-    let mut shadow: Option<Hold> = None;
     while reserved < depth {
         let Some((job, at_position)) = queue.first(from, |_, _| true) else {
             break;
@@ -126,15 +251,7 @@ fn own_queue_pass(
             epoch.start(job);
             queue.remove(job, at_position);
         } else {
-            if depth == 1 {
-                shadow = Some(Hold {
-                    at,
-                    end: at.saturating_add(d),
-                    procs: p,
-                });
-            } else {
-                live.reserve(at, d, p);
-            }
+            live.reserve(at, d, p);
             epoch.reserve(job, at);
             reserved += 1;
         }
@@ -156,14 +273,14 @@ fn own_queue_pass(
                 let until = match free_until.iter().find(|&&(q, _)| q == p) {
                     Some(&(_, until)) => until,
                     None => {
-                        let until = free_until_beside(profile, shadow, p, now);
+                        let until = profile.free_until(p, now);
                         free_until.push((p, until));
                         until
                     }
                 };
                 until.is_some_and(|end| now.saturating_add(d) <= end)
             } else {
-                fits_beside(profile, shadow, p, d, now)
+                profile.fits(p, d, now)
             }
         };
         let Some((job, at_position)) = queue.first(from, fits) else {
@@ -177,44 +294,6 @@ fn own_queue_pass(
     }
     live.end_epoch();
     queue.settle();
-}
-
-/// A reservation's hold kept beside the profile: `procs` over `[at, end)`,
-/// `at` after now.
-#[derive(Debug, Clone, Copy)]
-struct Hold {
-    at: Time,
-    end: Time,
-    procs: u32,
-}
-
-/// True when `p` processors are free over `[now, now + d)` in `profile`
-/// with `hold` taken too: free throughout, and over the hold beside its
-/// processors.
-fn fits_beside(profile: &Profile, hold: Option<Hold>, p: u32, d: Time, now: Time) -> bool {
-    if !profile.fits(p, d, now) {
-        return false;
-    }
-    let end = now.saturating_add(d);
-    match hold {
-        Some(h) if end > h.at => profile.fits(p + h.procs, end.min(h.end) - h.at, h.at),
-        _ => true,
-    }
-}
-
-/// [`Profile::free_until`] of `profile` with `hold` taken too.
-fn free_until_beside(profile: &Profile, hold: Option<Hold>, p: u32, now: Time) -> Option<Time> {
-    let until = profile.free_until(p, now)?;
-    let Some(h) = hold.filter(|h| until > h.at) else {
-        return Some(until);
-    };
-    // Fewer than `p` beside the hold from the first step over it with
-    // fewer than `p` plus its processors.
-    match profile.free_until(p + h.procs, h.at) {
-        None => Some(h.at),
-        Some(e) if e < h.end => Some(until.min(e)),
-        Some(_) => Some(until),
-    }
 }
 
 /// One EASY pass at this epoch over `queue`, on `profile` synced to this
@@ -275,37 +354,68 @@ mod tests {
         }
     }
 
-    proptest::proptest! {
-        /// A hold kept beside the profile answers as the hold written in.
-        #[test]
-        fn a_hold_beside_answers_as_a_hold_within(
-            held in proptest::collection::vec((0..300i64, 1..400i64, 1..16u32), 0..30),
-            hold in (1..300i64, 1..300i64, 1..16u32),
-            asks in proptest::collection::vec((1..500i64, 1..20u32), 1..40),
-        ) {
-            let mut profile = Profile::new(16, 0);
-            // Running jobs from 0, other holds later: free goes up and down.
-            for (t, d, p) in held {
-                if profile.fits(p, d, t) {
-                    profile.allocate(t, d, p);
-                }
+    /// Classic EASY planned on the profile, as every deeper EASY is.
+    struct OnProfile {
+        rank: Ranker,
+        live: LiveProfile,
+        queue: Vec<JobIdx>,
+    }
+
+    impl Policy for OnProfile {
+        fn name(&self) -> String {
+            "easy-on-profile".into()
+        }
+
+        fn schedule(&mut self, epoch: &mut Epoch<'_>) {
+            self.live.sync(&epoch.state);
+            if epoch.state.waiting.is_empty() || epoch.state.free == 0 {
+                return;
             }
-            let (from, d, p) = hold;
-            let at = profile.earliest_start(p, d, from);
-            let beside = Hold { at, end: at + d, procs: p };
-            let mut within = profile.clone();
-            within.allocate(at, d, p);
-            for (d, p) in asks {
-                proptest::prop_assert_eq!(
-                    fits_beside(&profile, Some(beside), p, d, 0),
-                    within.fits(p, d, 0),
-                    "fits {} for {}", p, d
-                );
-                proptest::prop_assert_eq!(
-                    free_until_beside(&profile, Some(beside), p, 0),
-                    within.free_until(p, 0),
-                    "free until, {}", p
-                );
+            self.rank.sorted_queue(&epoch.state, &mut self.queue);
+            let all = self.queue.len();
+            backfill_pass(epoch, &mut self.live, &self.queue, all, 1);
+        }
+    }
+
+    /// Classic EASY on the running jobs' ends gives the schedule and the
+    /// reservations of EASY on the profile: in every order, event mode and
+    /// shape (a small machine with a long queue, thousands of narrow jobs
+    /// at once on a big one, short queues).
+    #[test]
+    fn classic_easy_on_ends_plans_as_on_the_profile() {
+        let shapes = [(128, None, 1.3), (4096, Some(16), 1.2), (256, None, 0.8)];
+        for (procs, widest, load) in shapes {
+            let w = generate(&ModelParams {
+                jobs: 3000,
+                procs,
+                seed: 11,
+                widest,
+                users: None,
+            })
+            .expect("model");
+            let w = scale_load_by_arrivals(&w, load).expect("load");
+            for events in [
+                EventMode::PerInstant,
+                EventMode::SubmissionsFirst,
+                EventMode::CompletionsFirst,
+            ] {
+                for order in [Order::Fcfs, Order::Lxf, Order::Sjf] {
+                    let opts = SimOptions {
+                        audit: true,
+                        events,
+                    };
+                    let a = simulate(&w, &mut Easy::new(order, 1), opts).expect("on ends");
+                    let mut on_profile = OnProfile {
+                        rank: Ranker::new(order),
+                        live: LiveProfile::new(),
+                        queue: Vec::new(),
+                    };
+                    let b = simulate(&w, &mut on_profile, opts).expect("on profile");
+                    let what = format!("{procs} procs, load {load}, {events}, {order}");
+                    assert_eq!(a.runs, b.runs, "{what}");
+                    let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
+                    assert_eq!(ra.reservations, rb.reservations, "{what}");
+                }
             }
         }
     }

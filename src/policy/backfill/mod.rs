@@ -15,6 +15,7 @@ mod easy;
 mod free_runs;
 mod live;
 mod no_guarantee;
+mod running_ends;
 mod waiting;
 
 pub use conservative::Conservative;
@@ -23,4 +24,5 @@ pub use easy::Easy;
 pub(crate) use free_runs::FreeRuns;
 pub(crate) use live::LiveProfile;
 pub use no_guarantee::NoGuarantee;
+pub(crate) use running_ends::RunningEnds;
 pub(crate) use waiting::WaitingQueue;
