@@ -130,8 +130,9 @@ impl FreeRuns {
         // the last one if it reaches the hold (one under way at the
         // frontier does).
         let before = runs.starts.partition_point(|&a| a < held_at);
-        let long = runs.longest[..before].partition_point(|&l| l < d);
-        if long < before {
+        // Most answers are no: the longest run before is too short.
+        if before > 0 && runs.longest[before - 1] >= d {
+            let long = runs.longest[..before].partition_point(|&l| l < d);
             return Some(runs.starts[long]);
         }
         if let Some(a) = runs.open.filter(|&a| a < held_at) {
