@@ -153,20 +153,19 @@ impl Shadow {
 fn shadow_walk(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &[JobIdx]) {
     let now = epoch.state.now;
     let mut shadow: Option<Shadow> = None;
-    let mut reserved = false;
     for &job in queue {
         let info = epoch.state.jobs[job as usize];
         let (p, d) = (info.procs, info.estimate);
         let free = epoch.free();
-        let start = if reserved {
-            p <= free && Shadow::allows(shadow, now, p, d)
-        } else if p <= free {
-            true
-        } else {
-            shadow = Some(Shadow::of(ends, free, p));
-            epoch.reserve(job, shadow.map_or(now, |s| s.at));
-            reserved = true;
-            false
+        let start = match shadow {
+            Some(_) => p <= free && Shadow::allows(shadow, now, p, d),
+            None if p <= free => true,
+            None => {
+                let s = Shadow::of(ends, free, p);
+                epoch.reserve(job, s.at);
+                shadow = Some(s);
+                false
+            }
         };
         if start {
             let end = now.saturating_add(d);
@@ -174,7 +173,7 @@ fn shadow_walk(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &[JobIdx]) 
             ends.start(end, job, p);
             epoch.start(job);
         }
-        if reserved && epoch.free() == 0 {
+        if shadow.is_some() && epoch.free() == 0 {
             break;
         }
     }
@@ -354,6 +353,33 @@ mod tests {
         }
     }
 
+    /// Stress shapes of `jobs` model jobs: a small machine with a queue of
+    /// thousands (offered load above 1), thousands of narrow jobs at once
+    /// on a big one, and short queues at load 0.8.
+    fn shapes(jobs: usize, seed: u64) -> Vec<(String, crate::workload::Workload)> {
+        [(128, None, 1.3), (4096, Some(16), 1.2), (256, None, 0.8)]
+            .into_iter()
+            .map(|(procs, widest, load)| {
+                let w = generate(&ModelParams {
+                    jobs,
+                    procs,
+                    seed,
+                    widest,
+                    users: None,
+                })
+                .expect("model");
+                let w = scale_load_by_arrivals(&w, load).expect("load");
+                (format!("{procs} procs, load {load}"), w)
+            })
+            .collect()
+    }
+
+    const EVENT_MODES: [EventMode; 3] = [
+        EventMode::PerInstant,
+        EventMode::SubmissionsFirst,
+        EventMode::CompletionsFirst,
+    ];
+
     /// Classic EASY planned on the profile, as every deeper EASY is.
     struct OnProfile {
         rank: Ranker,
@@ -383,22 +409,8 @@ mod tests {
     /// at once on a big one, short queues).
     #[test]
     fn classic_easy_on_ends_plans_as_on_the_profile() {
-        let shapes = [(128, None, 1.3), (4096, Some(16), 1.2), (256, None, 0.8)];
-        for (procs, widest, load) in shapes {
-            let w = generate(&ModelParams {
-                jobs: 3000,
-                procs,
-                seed: 11,
-                widest,
-                users: None,
-            })
-            .expect("model");
-            let w = scale_load_by_arrivals(&w, load).expect("load");
-            for events in [
-                EventMode::PerInstant,
-                EventMode::SubmissionsFirst,
-                EventMode::CompletionsFirst,
-            ] {
+        for (shape, w) in shapes(3000, 11) {
+            for events in EVENT_MODES {
                 for order in [Order::Fcfs, Order::Lxf, Order::Sjf] {
                     let opts = SimOptions {
                         audit: true,
@@ -411,7 +423,7 @@ mod tests {
                         queue: Vec::new(),
                     };
                     let b = simulate(&w, &mut on_profile, opts).expect("on profile");
-                    let what = format!("{procs} procs, load {load}, {events}, {order}");
+                    let what = format!("{shape}, {events}, {order}");
                     assert_eq!(a.runs, b.runs, "{what}");
                     let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
                     assert_eq!(ra.reservations, rb.reservations, "{what}");
@@ -426,22 +438,8 @@ mod tests {
     /// and reservations, in every event mode.
     #[test]
     fn own_queue_gives_the_walks_schedule() {
-        let shapes = [(128, None, 1.3), (4096, Some(16), 1.2), (256, None, 0.8)];
-        for (procs, widest, load) in shapes {
-            let w = generate(&ModelParams {
-                jobs: 4000,
-                procs,
-                seed: 3,
-                widest,
-                users: None,
-            })
-            .expect("model");
-            let w = scale_load_by_arrivals(&w, load).expect("load");
-            for events in [
-                EventMode::PerInstant,
-                EventMode::SubmissionsFirst,
-                EventMode::CompletionsFirst,
-            ] {
+        for (shape, w) in shapes(4000, 3) {
+            for events in EVENT_MODES {
                 for depth in [1, 4] {
                     let opts = SimOptions {
                         audit: true,
@@ -451,7 +449,7 @@ mod tests {
                     assert!(own.own_queue.is_some());
                     let a = simulate(&w, &mut own, opts).expect("own queue");
                     let b = simulate(&w, &mut walking(depth), opts).expect("walk");
-                    let what = format!("{procs} procs, load {load}, {events}, depth {depth}");
+                    let what = format!("{shape}, {events}, depth {depth}");
                     assert_eq!(a.runs, b.runs, "{what}");
                     let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
                     assert_eq!(ra.reservations, rb.reservations, "{what}");

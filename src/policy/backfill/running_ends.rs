@@ -93,15 +93,15 @@ impl RunningEnds {
     /// A job of `procs` started, expected to end at `at`.
     pub fn start(&mut self, at: Time, job: JobIdx, procs: u32) {
         let end = End { at, job, procs };
+        if self.chunks.is_empty() {
+            self.chunks.push(Chunk::default());
+        }
         // The first chunk whose last end is not before this one, else the
         // last chunk.
         let c = self
             .chunks
-            .partition_point(|c| c.ends.last().is_some_and(|l| *l < end));
-        let c = c.min(self.chunks.len().saturating_sub(1));
-        if self.chunks.is_empty() {
-            self.chunks.push(Chunk::default());
-        }
+            .partition_point(|c| c.ends.last().is_some_and(|l| *l < end))
+            .min(self.chunks.len() - 1);
         let chunk = &mut self.chunks[c];
         let i = chunk.ends.partition_point(|e| *e < end);
         chunk.ends.insert(i, end);
