@@ -4,6 +4,7 @@
 
 use super::deadlines::synthesize_from;
 use super::goal::Goal;
+use super::parallel::try_map;
 use super::reference::{fcfs_backfill, Reference, Thresholds, FCFS_BACKFILL};
 use super::RunError;
 use crate::measures::fairness::fairness;
@@ -18,7 +19,6 @@ use crate::sim::{realized, simulate, EventMode, Outcome, SimOptions};
 use crate::workload::groups::{self, Bands};
 use crate::workload::transform::{limit_runtime, make_moldable};
 use crate::workload::Workload;
-use rayon::prelude::*;
 use std::borrow::Cow;
 
 /// How the runs are simulated, and what is measured beyond each goal's own
@@ -80,27 +80,21 @@ pub fn run_all(
     let bench = BenchContext::of(goals)?;
     // The reference run serves the thresholds and every goal's deadlines.
     let needs_reference = bench.needs_reference(goals, opts);
-    let references: Vec<Option<Reference>> = workloads
-        .par_iter()
-        .map(|w| {
-            needs_reference
-                .then(|| Reference::of(w, opts.events))
-                .transpose()
-        })
-        .collect::<Result<_, _>>()?;
+    let references: Vec<Option<Reference>> = try_map(workloads, |w| {
+        needs_reference
+            .then(|| Reference::of(w, opts.events))
+            .transpose()
+    })?;
     let pairs: Vec<(&Workload, Option<&Reference>, &Goal)> = workloads
         .iter()
         .zip(&references)
         .flat_map(|(w, r)| goals.iter().map(move |g| (w, r.as_ref(), g)))
         .collect();
-    pairs
-        .par_iter()
-        .map(|(w, reference, goal)| {
-            let report = bench.run(goal, w, *reference, opts);
-            tick();
-            report
-        })
-        .collect()
+    try_map(&pairs, |(w, reference, goal)| {
+        let report = bench.run(goal, w, *reference, opts);
+        tick();
+        report
+    })
 }
 
 /// What every run of a bench is measured with beyond its own goal: FAIR's

@@ -12,6 +12,7 @@ pub mod deadlines;
 pub mod execute;
 pub mod goal;
 pub mod notes;
+mod parallel;
 pub mod reference;
 pub mod scale;
 pub mod workloads;

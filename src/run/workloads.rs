@@ -3,6 +3,7 @@
 //! estimates, window or calendar months, load, load factors). `goalc simulate` and `goalc bench`
 //! share this one pipeline.
 
+use super::parallel::try_map;
 use super::scale::{scale_to_machine, ScaleSpec};
 use super::RunError;
 use crate::units::parse_duration;
@@ -10,7 +11,6 @@ use crate::workload::model::{self, ModelParams};
 use crate::workload::swf::{self, ReadOptions};
 use crate::workload::transform::{self, Window};
 use crate::workload::{Time, Workload};
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -142,10 +142,7 @@ impl WorkloadPlan {
         } else {
             traces.iter().map(|t| Some(t.as_path())).collect()
         };
-        Ok(sources
-            .par_iter()
-            .map(|t| self.of_source(*t))
-            .collect::<Result<Vec<_>, RunError>>()?
+        Ok(try_map(&sources, |t| self.of_source(*t))?
             .into_iter()
             .flatten()
             .collect())
