@@ -11,7 +11,9 @@
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let var = |name| std::env::var(name).unwrap_or_default();
-    if var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu" {
+    // The binary is built only with the command line's crates (`cli`).
+    let cli = std::env::var_os("CARGO_FEATURE_CLI").is_some();
+    if cli && var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu" {
         println!("cargo:rustc-link-arg-bin=goalc=-no-pie");
     }
 }

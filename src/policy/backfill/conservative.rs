@@ -58,9 +58,7 @@ impl Policy for Conservative {
         let compress = epoch.state.release_early_finishes(profile);
 
         if compress && waiting.len() > arrived.len() {
-            self.queue.clear();
-            self.queue.extend_from_slice(waiting);
-            self.rank.sort(now, jobs, &mut self.queue);
+            self.rank.sorted_queue(&epoch.state, &mut self.queue);
             self.runs.reset(procs);
             for &job in &self.queue {
                 let old = self.reservation[job as usize];
