@@ -23,6 +23,10 @@ pub struct Conservative {
     queue: Vec<JobIdx>,
     /// Where each width fits, during a compression pass.
     runs: FreeRuns,
+    /// The earliest reservation of a waiting job (`Time::MAX` for none):
+    /// reservations only move earlier and leave by starting, so the queue
+    /// is read for due jobs only when one is.
+    next_due: Time,
 }
 
 impl Conservative {
@@ -33,6 +37,7 @@ impl Conservative {
             reservation: Vec::new(),
             queue: Vec::new(),
             runs: FreeRuns::default(),
+            next_due: Time::MAX,
         }
     }
 }
@@ -51,6 +56,7 @@ impl Policy for Conservative {
         let arrived = epoch.state.arrived;
         if self.reservation.len() != jobs.len() {
             self.reservation = vec![NONE; jobs.len()];
+            self.next_due = Time::MAX;
         }
         let profile = self.profile.get_or_insert_with(|| Profile::new(procs, now));
         profile.advance(now);
@@ -75,6 +81,7 @@ impl Policy for Conservative {
                 profile.release(old, info.estimate, info.procs);
                 profile.allocate(at, info.estimate, info.procs);
                 self.runs.changed(at);
+                self.next_due = self.next_due.min(at);
                 self.reservation[job as usize] = at;
                 epoch.reserve(job, at);
             }
@@ -88,6 +95,7 @@ impl Policy for Conservative {
                 let info = &jobs[job as usize];
                 let at = profile.earliest_start(info.procs, info.estimate, now);
                 profile.allocate(at, info.estimate, info.procs);
+                self.next_due = self.next_due.min(at);
                 self.reservation[job as usize] = at;
                 epoch.reserve(job, at);
             }
@@ -96,19 +104,32 @@ impl Policy for Conservative {
         // Start what is due; the hold stays in the profile as the running
         // job. A reservation may start where no job arrives or ends (its
         // predecessor ended early), so ask to be woken for the next one.
-        let mut next = Time::MAX;
-        for &job in waiting {
-            let at = self.reservation[job as usize];
-            if at == now {
-                self.reservation[job as usize] = NONE;
-                epoch.start(job);
-            } else if at != NONE {
-                debug_assert!(at > now, "reservation of job {job} at {at} passed at {now}");
-                next = next.min(at);
+        if self.next_due <= now {
+            let mut next = Time::MAX;
+            for &job in waiting {
+                let at = self.reservation[job as usize];
+                if at == now {
+                    self.reservation[job as usize] = NONE;
+                    epoch.start(job);
+                } else if at != NONE {
+                    next = next.min(at);
+                }
             }
+            self.next_due = next;
         }
-        if next != Time::MAX {
-            epoch.wake_at(next);
+        debug_assert_eq!(
+            self.next_due,
+            waiting
+                .iter()
+                .map(|&j| self.reservation[j as usize])
+                .filter(|&at| at != NONE)
+                .min()
+                .unwrap_or(Time::MAX),
+            "earliest reservation at {now}"
+        );
+        debug_assert!(self.next_due > now, "a reservation passed at {now}");
+        if self.next_due != Time::MAX {
+            epoch.wake_at(self.next_due);
         }
     }
 }
