@@ -226,7 +226,7 @@ impl UsageLedger {
             keys.push((u, jobs[j as usize].submit, j));
         }
         // Stable, so that a queue handed over nearly sorted (see
-        // `Ranker::sorted_queue`) sorts in about linear time; the keys are
+        // `Ranker::queue`) sorts in about linear time; the keys are
         // distinct, so any sort gives this order.
         keys.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
         for (slot, k) in queue.iter_mut().zip(keys.iter()) {

@@ -175,9 +175,8 @@ impl Policy for ListScheduler {
         self.near.push((now, state.free));
         let kept = self.ends.range(now + 1..).map(|(&t, &p)| (t, p));
         let mut free = FreeTimes::new(&mut self.near, kept, &mut self.later, now);
-        self.rank.sorted_queue(state, &mut self.queue);
         let mut to_start = Vec::new();
-        for &job in &self.queue {
+        for &job in self.rank.queue(state, &mut self.queue) {
             let info = &state.jobs[job as usize];
             let start = free.take_earliest(info.procs);
             free.free_at(start.saturating_add(info.estimate), info.procs);

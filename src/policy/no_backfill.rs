@@ -29,24 +29,11 @@ impl Policy for NoBackfill {
         if epoch.state.waiting.is_empty() || epoch.free() == 0 {
             return;
         }
-        // In arrival order the core's list is the queue: not copied at
-        // every epoch, which cost more than the rest of an FCFS run.
-        let waiting = epoch.state.waiting;
-        if matches!(self.rank.order(), Order::Fcfs) {
-            start_in_order(epoch, waiting);
-        } else {
-            self.rank.sorted_queue(&epoch.state, &mut self.queue);
-            start_in_order(epoch, &self.queue);
+        for &job in self.rank.queue(&epoch.state, &mut self.queue) {
+            if epoch.state.jobs[job as usize].procs > epoch.free() {
+                break;
+            }
+            epoch.start(job);
         }
-    }
-}
-
-/// Starts the jobs of `queue` in order up to the first that does not fit.
-fn start_in_order(epoch: &mut Epoch<'_>, queue: &[JobIdx]) {
-    for &job in queue {
-        if epoch.state.jobs[job as usize].procs > epoch.free() {
-            break;
-        }
-        epoch.start(job);
     }
 }

@@ -64,9 +64,8 @@ impl Policy for Conservative {
         let compress = epoch.state.release_early_finishes(profile);
 
         if compress && waiting.len() > arrived.len() {
-            self.rank.sorted_queue(&epoch.state, &mut self.queue);
             self.runs.reset(procs);
-            for &job in &self.queue {
+            for &job in self.rank.queue(&epoch.state, &mut self.queue) {
                 let old = self.reservation[job as usize];
                 if old == NONE {
                     continue; // arrived now: placed below

@@ -103,12 +103,11 @@ impl Policy for Easy {
         if state.waiting.is_empty() || state.free == 0 {
             return;
         }
-        self.rank.sorted_queue(state, &mut self.queue);
+        let queue = self.rank.queue(state, &mut self.queue);
         if classic {
-            shadow_walk(epoch, &mut self.ends, &self.queue);
+            shadow_walk(epoch, &mut self.ends, queue);
         } else {
-            let all = self.queue.len();
-            backfill_pass(epoch, &mut self.profile, &self.queue, all, self.depth);
+            backfill_pass(epoch, &mut self.profile, queue, queue.len(), self.depth);
         }
     }
 }
@@ -397,9 +396,8 @@ mod tests {
             if epoch.state.waiting.is_empty() || epoch.state.free == 0 {
                 return;
             }
-            self.rank.sorted_queue(&epoch.state, &mut self.queue);
-            let all = self.queue.len();
-            backfill_pass(epoch, &mut self.live, &self.queue, all, 1);
+            let queue = self.rank.queue(&epoch.state, &mut self.queue);
+            backfill_pass(epoch, &mut self.live, queue, queue.len(), 1);
         }
     }
 

@@ -30,8 +30,7 @@ impl Policy for NoGuarantee {
         if epoch.state.waiting.is_empty() || epoch.free() == 0 {
             return;
         }
-        self.rank.sorted_queue(&epoch.state, &mut self.queue);
-        for &job in &self.queue {
+        for &job in self.rank.queue(&epoch.state, &mut self.queue) {
             if epoch.state.jobs[job as usize].procs <= epoch.free() {
                 epoch.start(job);
                 if epoch.free() == 0 {
