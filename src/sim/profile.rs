@@ -392,19 +392,32 @@ impl Profile {
             } else if whole && blk.min >= p64 {
                 open.get_or_insert(blk.first().max(from));
             } else {
-                for s in &blk.steps[i..] {
+                // Alternate two tight searches, for the next step with `p`
+                // free and the next with fewer, on the stored counts.
+                let threshold = p64 - blk.add;
+                let mut steps = &blk.steps[i..];
+                loop {
+                    let next = match open {
+                        None => steps
+                            .iter()
+                            .position(|s| s.time >= until || i64::from(s.free) >= threshold),
+                        Some(_) => steps
+                            .iter()
+                            .position(|s| s.time >= until || i64::from(s.free) < threshold),
+                    };
+                    let Some(k) = next else { break };
+                    let s = steps[k];
                     if s.time >= until {
                         return RunsWalked::Until(open);
                     }
-                    let free = i64::from(s.free) + blk.add;
-                    match open {
-                        None if free >= p64 => open = Some(s.time.max(from)),
-                        Some(a) if free < p64 => {
+                    open = match open {
+                        None => Some(s.time.max(from)),
+                        Some(a) => {
                             run(a, s.time);
-                            open = None;
+                            None
                         }
-                        _ => {}
-                    }
+                    };
+                    steps = &steps[k + 1..];
                 }
             }
             i = 0;
