@@ -463,6 +463,11 @@ impl Profile {
         if to <= from {
             return;
         }
+        if self.blocks.len() == 1 && self.blocks[0].steps.len() < 2 * BLOCK - 1 {
+            // The usual case on a machine of hundreds of processors.
+            self.change_in_one_block(from, to, delta);
+            return;
+        }
         let (mut a, _) = self.split_at(from);
         let reaches_end = to == Time::MAX;
         let (bb, ib) = if reaches_end {
@@ -498,6 +503,49 @@ impl Profile {
             self.merge_at((bb, ib));
         }
         self.merge_at((ba, ia));
+    }
+
+    /// [`Profile::change`] on a profile of one block with room for the two
+    /// steps a change may add: one vector, searched once from each end of
+    /// the change, no block to divide.
+    #[inline]
+    fn change_in_one_block(&mut self, from: Time, to: Time, delta: i64) {
+        let blk = &mut self.blocks[0];
+        if blk.add != 0 {
+            blk.refresh();
+        }
+        let steps = &mut blk.steps;
+        // `from` is at or after the first step, so `ia >= 1` unless it is it.
+        let ia = steps.partition_point(|s| s.time < from);
+        if ia == steps.len() || steps[ia].time != from {
+            let free = steps[ia - 1].free;
+            steps.insert(ia, Step { time: from, free });
+        }
+        let ib = ia + steps[ia..].partition_point(|s| s.time < to);
+        if to != Time::MAX && (ib == steps.len() || steps[ib].time != to) {
+            let free = steps[ib - 1].free;
+            steps.insert(ib, Step { time: to, free });
+        }
+        let (mut lo, mut hi) = (u32::MAX, 0);
+        for s in &mut steps[ia..ib] {
+            s.free = (i64::from(s.free) + delta) as u32;
+            lo = lo.min(s.free);
+            hi = hi.max(s.free);
+        }
+        // Only the two ends can have become equal to the step before; the
+        // later one first, so `ia` stays valid.
+        if ib < steps.len() && steps[ib].free == steps[ib - 1].free {
+            steps.remove(ib);
+        }
+        if ia > 0 && steps[ia].free == steps[ia - 1].free {
+            steps.remove(ia);
+        }
+        blk.min = blk.min.min(i64::from(lo));
+        blk.max = blk.max.max(i64::from(hi));
+        blk.loose += 1;
+        if blk.loose >= LOOSE_CHANGES {
+            blk.refresh();
+        }
     }
 
     /// Makes sure a step starts exactly at `t` (`t` at or after the start);
