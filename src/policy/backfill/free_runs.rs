@@ -16,16 +16,22 @@ use crate::workload::Time;
 
 const NO_SLOT: u32 = u32::MAX;
 
+/// A maximal run `[start, end)` of time with the width free, and the
+/// longest of the runs up to it (`Time::MAX` for one that never ends), so
+/// the first run long enough is a binary search.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    start: Time,
+    end: Time,
+    longest: Time,
+}
+
 /// The runs of one width known so far: every run starting before
 /// `frontier`, the last perhaps still under way there.
 #[derive(Debug, Default)]
 struct WidthRuns {
     /// Runs whose end is known, in time order.
-    starts: Vec<Time>,
-    ends: Vec<Time>,
-    /// Prefix maxima of their lengths (`Time::MAX` for a run that never
-    /// ends), so the first run long enough is a binary search.
-    longest: Vec<Time>,
+    runs: Vec<Run>,
     /// Start of a run under way at `frontier`, which ends at or after it.
     open: Option<Time>,
     frontier: Time,
@@ -35,9 +41,7 @@ struct WidthRuns {
 
 impl WidthRuns {
     fn clear(&mut self, start: Time, seen: usize) {
-        self.starts.clear();
-        self.ends.clear();
-        self.longest.clear();
+        self.runs.clear();
         self.open = None;
         self.frontier = start;
         self.seen = seen;
@@ -45,10 +49,12 @@ impl WidthRuns {
 
     fn push(&mut self, a: Time, b: Time) {
         let len = if b == Time::MAX { Time::MAX } else { b - a };
-        let longest = self.longest.last().map_or(len, |&l| l.max(len));
-        self.starts.push(a);
-        self.ends.push(b);
-        self.longest.push(longest);
+        let longest = self.runs.last().map_or(len, |r| r.longest.max(len));
+        self.runs.push(Run {
+            start: a,
+            end: b,
+            longest,
+        });
     }
 
     /// Forgets the runs that reach `c` or beyond: the profile changed there.
@@ -56,12 +62,10 @@ impl WidthRuns {
         if self.frontier < c {
             return;
         }
-        let keep = self.ends.partition_point(|&b| b < c);
-        self.starts.truncate(keep);
-        self.ends.truncate(keep);
-        self.longest.truncate(keep);
+        let keep = self.runs.partition_point(|r| r.end < c);
+        self.runs.truncate(keep);
         self.open = None;
-        self.frontier = self.ends.last().copied().unwrap_or(start);
+        self.frontier = self.runs.last().map_or(start, |r| r.end);
     }
 
     /// Walks the profile on until every run starting before `until` is known.
@@ -129,16 +133,19 @@ impl FreeRuns {
         // its own hold covers the rest. The first run long enough, or else
         // the last one if it reaches the hold (one under way at the
         // frontier does).
-        let before = runs.starts.partition_point(|&a| a < held_at);
-        // Most answers are no: the longest run before is too short.
-        if before > 0 && runs.longest[before - 1] >= d {
-            let long = runs.longest[..before].partition_point(|&l| l < d);
-            return Some(runs.starts[long]);
+        let before = runs.runs.partition_point(|r| r.start < held_at);
+        if let Some(last) = before.checked_sub(1).map(|k| runs.runs[k]) {
+            // Most answers are no: the longest run before is too short.
+            if last.longest >= d {
+                let long = runs.runs[..before].partition_point(|r| r.longest < d);
+                return Some(runs.runs[long].start);
+            }
+            // It reaches the hold (a run under way then starts later).
+            if last.end >= held_at {
+                return Some(last.start);
+            }
         }
-        if let Some(a) = runs.open.filter(|&a| a < held_at) {
-            return Some(a);
-        }
-        (before > 0 && runs.ends[before - 1] >= held_at).then(|| runs.starts[before - 1])
+        runs.open.filter(|&a| a < held_at)
     }
 
     /// The runs of width `p`, brought up to date with the changes since
