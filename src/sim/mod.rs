@@ -25,7 +25,7 @@ use crate::workload::{Time, Workload};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
-pub use profile::{Profile, RunsWalked};
+pub use profile::{Profile, Resume, RunsWalked};
 
 /// Index of a job in [`Workload::jobs`].
 pub type JobIdx = u32;

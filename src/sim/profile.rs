@@ -142,6 +142,16 @@ pub struct Profile {
     /// Each block's first time, side by side so finding a block reads one
     /// contiguous array.
     firsts: Vec<Time>,
+    /// Counts the changes, so a position kept by a caller is known stale.
+    version: u64,
+}
+
+/// Where a walk of [`Profile::free_runs_resuming`] stopped: the next one
+/// from there starts without a search while the profile is unchanged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resume {
+    version: u64,
+    at: Pos,
 }
 
 impl Profile {
@@ -154,6 +164,7 @@ impl Profile {
                 free: procs,
             }])],
             firsts: vec![now],
+            version: 0,
         }
     }
 
@@ -161,6 +172,7 @@ impl Profile {
     /// the given times, sorted by end (ends not after `now` hold nothing).
     /// One pass: cheaper than a hold at a time when thousands run.
     pub fn reset_to_holds(&mut self, now: Time, ends: impl Iterator<Item = (Time, u32)>) {
+        self.version += 1;
         let mut steps = Vec::new();
         let mut held: u32 = 0;
         for (end, p) in ends {
@@ -374,14 +386,39 @@ impl Profile {
         p: u32,
         from: Time,
         until: Time,
+        open: Option<Time>,
+        run: impl FnMut(Time, Time),
+    ) -> RunsWalked {
+        self.free_runs_resuming(p, from, until, open, &mut None, run)
+    }
+
+    /// [`Profile::free_runs`] from where the last walk stopped when
+    /// `resume` says so and the profile has not changed since (`from` is
+    /// then that walk's `until`); sets `resume` for the next walk.
+    pub fn free_runs_resuming(
+        &self,
+        p: u32,
+        from: Time,
+        until: Time,
         mut open: Option<Time>,
+        resume: &mut Option<Resume>,
         mut run: impl FnMut(Time, Time),
     ) -> RunsWalked {
         let p64 = i64::from(p);
-        let (first_block, mut i) = self.locate(from);
+        let (first_block, mut i) = match resume.take() {
+            Some(r) if r.version == self.version => r.at,
+            _ => self.locate(from),
+        };
+        let stop = |at: Pos, resume: &mut Option<Resume>| {
+            *resume = Some(Resume {
+                version: self.version,
+                at,
+            });
+        };
         for b in first_block..self.blocks.len() {
             let blk = &self.blocks[b];
             if blk.first() >= until {
+                stop((b, 0), resume);
                 return RunsWalked::Until(open);
             }
             let whole = i == 0 && blk.last() < until;
@@ -395,8 +432,9 @@ impl Profile {
                 // Alternate two tight searches, for the next step with `p`
                 // free and the next with fewer, on the stored counts.
                 let threshold = p64 - blk.add;
-                let mut steps = &blk.steps[i..];
+                let mut j = i;
                 loop {
+                    let steps = &blk.steps[j..];
                     let next = match open {
                         None => steps
                             .iter()
@@ -408,6 +446,7 @@ impl Profile {
                     let Some(k) = next else { break };
                     let s = steps[k];
                     if s.time >= until {
+                        stop((b, j + k), resume);
                         return RunsWalked::Until(open);
                     }
                     open = match open {
@@ -417,7 +456,7 @@ impl Profile {
                             None
                         }
                     };
-                    steps = &steps[k + 1..];
+                    j += k + 1;
                 }
             }
             i = 0;
@@ -463,6 +502,7 @@ impl Profile {
         if to <= from {
             return;
         }
+        self.version += 1;
         if self.blocks.len() == 1 && self.blocks[0].steps.len() < 2 * BLOCK - 1 {
             // The usual case on a machine of hundreds of processors.
             self.change_in_one_block(from, to, delta);
@@ -635,6 +675,7 @@ impl Profile {
         if now <= self.start() {
             return;
         }
+        self.version += 1;
         let (b, i) = self.locate(now);
         if b > 0 {
             self.blocks.drain(..b);

@@ -11,7 +11,7 @@
 //! reservation. Jobs of one width share the list, and a change to the
 //! profile from time `c` on only invalidates the runs that reach `c`.
 
-use crate::sim::{Profile, RunsWalked};
+use crate::sim::{Profile, Resume, RunsWalked};
 use crate::workload::Time;
 
 const NO_SLOT: u32 = u32::MAX;
@@ -35,6 +35,8 @@ struct WidthRuns {
     /// Start of a run under way at `frontier`, which ends at or after it.
     open: Option<Time>,
     frontier: Time,
+    /// Where the walk stopped in the profile, to go on from there.
+    resume: Option<Resume>,
     /// Changes already applied, an index into [`FreeRuns::changes`].
     seen: usize,
 }
@@ -44,6 +46,7 @@ impl WidthRuns {
         self.runs.clear();
         self.open = None;
         self.frontier = start;
+        self.resume = None;
         self.seen = seen;
     }
 
@@ -65,6 +68,7 @@ impl WidthRuns {
         let keep = self.runs.partition_point(|r| r.end < c);
         self.runs.truncate(keep);
         self.open = None;
+        self.resume = None;
         self.frontier = self.runs.last().map_or(start, |r| r.end);
     }
 
@@ -74,7 +78,10 @@ impl WidthRuns {
             return;
         }
         let (from, open) = (self.frontier, self.open);
-        let walked = profile.free_runs(p, from, until, open, |a, b| self.push(a, b));
+        let mut resume = self.resume.take();
+        let walked =
+            profile.free_runs_resuming(p, from, until, open, &mut resume, |a, b| self.push(a, b));
+        self.resume = resume;
         (self.open, self.frontier) = match walked {
             RunsWalked::Until(open) => (open, until),
             RunsWalked::End => (None, Time::MAX),
