@@ -683,8 +683,8 @@ impl Profile {
         }
         let first = &mut self.blocks[0];
         if i > 0 {
+            // Bounds over more steps still bound the ones left.
             first.steps.drain(..i);
-            first.refresh();
         }
         first.steps[0].time = now;
         self.firsts[0] = now;
