@@ -783,6 +783,36 @@ mod tests {
     }
 
     #[test]
+    fn a_walk_resumes_where_it_stopped_only_while_nothing_changed() {
+        // 10 processors: 2 free over [0, 50), 3 over [50, 100), 7 over
+        // [100, 150), 4 over [150, 200), 10 from 200 on.
+        let mut p = Profile::new(10, 0);
+        p.allocate(0, 100, 7);
+        p.allocate(0, 50, 1);
+        p.allocate(100, 100, 3);
+        p.allocate(150, 50, 3);
+        let walk = |p: &Profile, from, until, open, resume: &mut Option<Resume>| {
+            let mut runs = Vec::new();
+            let end = p.free_runs_resuming(5, from, until, open, resume, |a, b| runs.push((a, b)));
+            (runs, end)
+        };
+        // Stopped at 120 inside [100, 150), then on from there.
+        let mut resume = None;
+        let first = walk(&p, 0, 120, None, &mut resume);
+        assert_eq!(first, (vec![], RunsWalked::Until(Some(100))));
+        let stopped = resume;
+        assert!(stopped.is_some());
+        let rest = (vec![(100, 150), (200, Time::MAX)], RunsWalked::End);
+        assert_eq!(walk(&p, 120, 300, Some(100), &mut resume), rest);
+        // Giving back the hold over [0, 50) joins the first two steps, so
+        // every later step moves back by one: the kept position would start
+        // past the step at 150. It is stale, and the walk searches again.
+        p.release(0, 50, 1);
+        let mut resume = stopped;
+        assert_eq!(walk(&p, 120, 300, Some(100), &mut resume), rest);
+    }
+
+    #[test]
     fn earlier_start_counts_the_own_hold_as_free() {
         let mut p = Profile::new(10, 0);
         p.allocate(0, 100, 6); // 4 free until 100
