@@ -146,7 +146,7 @@ pub struct Profile {
     version: u64,
 }
 
-/// Where a walk of [`Profile::free_runs_resuming`] stopped: the next one
+/// Where a walk of [`Profile::free_runs`] stopped: the next one
 /// from there starts without a search while the profile is unchanged.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Resume {
@@ -381,21 +381,11 @@ impl Profile {
     /// start of a run already under way at `from`. A run reaching the last
     /// step never ends and is reported with `b = Time::MAX`. Blocks all too
     /// full or all free enough are passed whole.
+    ///
+    /// The walk starts where the last one stopped when `resume` says so
+    /// and the profile has not changed since (`from` is then that walk's
+    /// `until`), and sets `resume` for the next walk.
     pub fn free_runs(
-        &self,
-        p: u32,
-        from: Time,
-        until: Time,
-        open: Option<Time>,
-        run: impl FnMut(Time, Time),
-    ) -> RunsWalked {
-        self.free_runs_resuming(p, from, until, open, &mut None, run)
-    }
-
-    /// [`Profile::free_runs`] from where the last walk stopped when
-    /// `resume` says so and the profile has not changed since (`from` is
-    /// then that walk's `until`); sets `resume` for the next walk.
-    pub fn free_runs_resuming(
         &self,
         p: u32,
         from: Time,
@@ -551,9 +541,8 @@ impl Profile {
     #[inline]
     fn change_in_one_block(&mut self, from: Time, to: Time, delta: i64) {
         let blk = &mut self.blocks[0];
-        if blk.add != 0 {
-            blk.refresh();
-        }
+        // Steps put in copy a stored count, which `add` applies to as well;
+        // `change_part` folds it before adding.
         let steps = &mut blk.steps;
         // `from` is at or after the first step, so `ia >= 1` unless it is it.
         let ia = steps.partition_point(|s| s.time < from);
@@ -566,25 +555,16 @@ impl Profile {
             let free = steps[ib - 1].free;
             steps.insert(ib, Step { time: to, free });
         }
-        let (mut lo, mut hi) = (u32::MAX, 0);
-        for s in &mut steps[ia..ib] {
-            s.free = (i64::from(s.free) + delta) as u32;
-            lo = lo.min(s.free);
-            hi = hi.max(s.free);
-        }
+        blk.change_part(ia..ib, delta);
         // Only the two ends can have become equal to the step before; the
-        // later one first, so `ia` stays valid.
+        // later one first, so `ia` stays valid. Bounds over more steps
+        // still bound the ones left.
+        let steps = &mut blk.steps;
         if ib < steps.len() && steps[ib].free == steps[ib - 1].free {
             steps.remove(ib);
         }
         if ia > 0 && steps[ia].free == steps[ia - 1].free {
             steps.remove(ia);
-        }
-        blk.min = blk.min.min(i64::from(lo));
-        blk.max = blk.max.max(i64::from(hi));
-        blk.loose += 1;
-        if blk.loose >= LOOSE_CHANGES {
-            blk.refresh();
         }
     }
 
@@ -739,6 +719,20 @@ mod tests {
         assert!(p.fits(10, 10, 200));
     }
 
+    /// The runs a walk reports, and where it stopped.
+    fn runs_walked(
+        p: &Profile,
+        w: u32,
+        from: Time,
+        until: Time,
+        open: Option<Time>,
+        resume: &mut Option<Resume>,
+    ) -> (Vec<(Time, Time)>, RunsWalked) {
+        let mut runs = Vec::new();
+        let end = p.free_runs(w, from, until, open, resume, |a, b| runs.push((a, b)));
+        (runs, end)
+    }
+
     #[test]
     fn free_runs_report_each_run_once_and_the_one_under_way() {
         // 10 processors: 2 free over [0, 100), 7 over [100, 150), 4 over
@@ -747,11 +741,7 @@ mod tests {
         p.allocate(0, 100, 8);
         p.allocate(100, 100, 3);
         p.allocate(150, 50, 3);
-        let walk = |w, from, until, open| {
-            let mut runs = Vec::new();
-            let end = p.free_runs(w, from, until, open, |a, b| runs.push((a, b)));
-            (runs, end)
-        };
+        let walk = |w, from, until, open| runs_walked(&p, w, from, until, open, &mut None);
         // Width 5: [100, 150), then [200, forever).
         assert_eq!(
             walk(5, 0, Time::MAX, None),
@@ -792,9 +782,7 @@ mod tests {
         p.allocate(100, 100, 3);
         p.allocate(150, 50, 3);
         let walk = |p: &Profile, from, until, open, resume: &mut Option<Resume>| {
-            let mut runs = Vec::new();
-            let end = p.free_runs_resuming(5, from, until, open, resume, |a, b| runs.push((a, b)));
-            (runs, end)
+            runs_walked(p, 5, from, until, open, resume)
         };
         // Stopped at 120 inside [100, 150), then on from there.
         let mut resume = None;

@@ -79,8 +79,7 @@ impl WidthRuns {
         }
         let (from, open) = (self.frontier, self.open);
         let mut resume = self.resume.take();
-        let walked =
-            profile.free_runs_resuming(p, from, until, open, &mut resume, |a, b| self.push(a, b));
+        let walked = profile.free_runs(p, from, until, open, &mut resume, |a, b| self.push(a, b));
         self.resume = resume;
         (self.open, self.frontier) = match walked {
             RunsWalked::Until(open) => (open, until),
