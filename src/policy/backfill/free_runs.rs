@@ -139,7 +139,12 @@ impl FreeRuns {
         // its own hold covers the rest. The first run long enough, or else
         // the last one if it reaches the hold (one under way at the
         // frontier does).
-        let before = runs.runs.partition_point(|r| r.start < held_at);
+        // Reservations mostly grow along the queue, so the runs walked for
+        // this one usually all start before it: no search then.
+        let before = match runs.runs.last() {
+            Some(r) if r.start >= held_at => runs.runs.partition_point(|r| r.start < held_at),
+            _ => runs.runs.len(),
+        };
         if let Some(last) = before.checked_sub(1).map(|k| runs.runs[k]) {
             // Most answers are no: the longest run before is too short.
             if last.longest >= d {
