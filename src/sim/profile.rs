@@ -88,24 +88,27 @@ impl Block {
         self.loose = 0;
     }
 
-    /// Adds `delta` to the steps in `range`. The bounds widen to cover the
-    /// new values (the old extremes may have been in the range) and are made
-    /// exact again every few changes, so a small profile is not rescanned
-    /// whole at every change.
+    /// Adds `delta` to the steps in `range`. The bounds widen by `delta` on
+    /// its side (no step in the range moved further) and are made exact
+    /// again every few changes, so a small profile is not rescanned whole at
+    /// every change, nor the range for its extremes.
     #[inline]
     fn change_part(&mut self, range: std::ops::Range<usize>, delta: i64) {
         if self.add != 0 {
             // Stored counts are unsigned: fold the pending addition first.
             self.refresh();
         }
-        let (mut lo, mut hi) = (u32::MAX, 0);
+        // Two's complement: adding the low bits of a negative `delta`
+        // subtracts, and the results stay in range.
+        let d = delta as u32;
         for s in &mut self.steps[range] {
-            s.free = (i64::from(s.free) + delta) as u32;
-            lo = lo.min(s.free);
-            hi = hi.max(s.free);
+            s.free = s.free.wrapping_add(d);
         }
-        self.min = self.min.min(i64::from(lo));
-        self.max = self.max.max(i64::from(hi));
+        if delta < 0 {
+            self.min += delta;
+        } else {
+            self.max += delta;
+        }
         self.loose += 1;
         if self.loose >= LOOSE_CHANGES {
             self.refresh();
