@@ -88,10 +88,11 @@ impl Block {
         self.loose = 0;
     }
 
-    /// Adds `delta` to the steps in `range`. The bounds widen by `delta` on
-    /// its side (no step in the range moved further) and are made exact
-    /// again every few changes, so a small profile is not rescanned whole at
-    /// every change, nor the range for its extremes.
+    /// Adds `delta` to the steps in `range`. The bounds only widen, by
+    /// `delta` on its side (the least may have fallen by that much, or the
+    /// most risen), and are made exact again every few changes: a change
+    /// adds one number per step, and a small profile is not rescanned whole
+    /// at every change.
     #[inline]
     fn change_part(&mut self, range: std::ops::Range<usize>, delta: i64) {
         if self.add != 0 {
