@@ -12,7 +12,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let var = |name| std::env::var(name).unwrap_or_default();
     // The binary is built only with the command line's crates (`cli`).
-    let cli = std::env::var_os("CARGO_FEATURE_CLI").is_some();
+    let cli = !var("CARGO_FEATURE_CLI").is_empty();
     if cli && var("CARGO_CFG_TARGET_OS") == "linux" && var("CARGO_CFG_TARGET_ENV") == "gnu" {
         println!("cargo:rustc-link-arg-bin=goalc=-no-pie");
     }

@@ -170,7 +170,6 @@ impl State<'_> {
         self.speedups.get(job as usize).and_then(Option::as_ref)
     }
 
-    /// Fills `profile` with the machine as running jobs hold it, from now on.
     /// Gives back to `profile`, kept across epochs, the rest of the holds of
     /// the jobs that ended before their estimates at this epoch; true when
     /// there were any.
@@ -185,6 +184,7 @@ impl State<'_> {
         any
     }
 
+    /// Fills `profile` with the machine as running jobs hold it, from now on.
     pub fn running_profile(&self, profile: &mut Profile) {
         // Sorted by expected end: one pass builds the steps.
         let jobs = self.jobs;
