@@ -118,6 +118,26 @@ fn whole_traces(c: &mut Criterion) {
     });
     g.finish();
     let _ = std::fs::remove_file(&path);
+
+    // Generating the built-in model's workload, which `bench` and
+    // `simulate` without a trace do before anything else.
+    let mut g = c.benchmark_group("model");
+    g.throughput(Throughput::Elements(100_000));
+    g.bench_function("generate-100k", |b| {
+        b.iter(|| {
+            generate(black_box(&ModelParams {
+                jobs: 100_000,
+                procs: 128,
+                seed: 1,
+                widest: None,
+                users: None,
+            }))
+            .expect("model")
+            .jobs
+            .len()
+        })
+    });
+    g.finish();
 }
 
 /// FAIR's policies against the EASY baseline on the whole Sandia Ross

@@ -1724,16 +1724,6 @@ mod tests {
 
     // ---- speed ------------------------------------------------------------
 
-    #[test]
-    #[ignore = "timing; run with --release --ignored"]
-    fn hundred_thousand_jobs_are_fast() {
-        let start = std::time::Instant::now();
-        let w = gen(100_000, 128, 1);
-        let took = start.elapsed();
-        assert_eq!(w.jobs.len(), 100_000);
-        assert!(took.as_secs_f64() < 0.2, "took {took:?}");
-    }
-
     // ---- math -------------------------------------------------------------
 
     #[test]
