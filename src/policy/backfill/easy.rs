@@ -18,6 +18,7 @@
 //! for the jobs that may start now looks only where one may be, so a long
 //! queue of jobs that cannot start costs nothing per epoch.
 
+use super::waiting::anyone;
 use super::{LiveProfile, RunningEnds, WaitingQueue};
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
@@ -189,7 +190,7 @@ fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut Waitin
     let now = epoch.state.now;
     let mut from = 0;
     let mut shadow: Option<Shadow> = None;
-    while let Some((job, at_position)) = queue.first(from, |_, _| true) {
+    while let Some((job, at_position)) = queue.first(from, anyone) {
         from = at_position + 1;
         let info = epoch.state.jobs[job as usize];
         let (p, d) = (info.procs, info.estimate);
@@ -207,7 +208,15 @@ fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut Waitin
     }
     while epoch.free() > 0 {
         let free = epoch.free();
-        let fits = |p: u32, d: Time| p <= free && Shadow::allows(shadow, now, p, d);
+        // The same test as `Shadow::allows`, in a form without branches for
+        // the tree's nodes: `now + d <= at` is `d <= at - now`.
+        let (short, spare) = shadow.map_or((Time::MAX, u32::MAX), |s| {
+            (
+                s.at.saturating_sub(now),
+                s.spare.min(u64::from(u32::MAX)) as u32,
+            )
+        });
+        let fits = |p: u32, d: Time| (p <= free) & ((d <= short) | (p <= spare));
         let Some((job, at_position)) = queue.first(from, fits) else {
             break;
         };
@@ -237,7 +246,7 @@ fn own_queue_pass(
     let mut from = 0;
     let mut reserved = 0;
     while reserved < depth {
-        let Some((job, at_position)) = queue.first(from, |_, _| true) else {
+        let Some((job, at_position)) = queue.first(from, anyone) else {
             break;
         };
         from = at_position + 1;

@@ -49,10 +49,6 @@ impl Node {
         n
     }
 
-    fn is_empty(&self) -> bool {
-        self.procs == [u32::MAX; CLASSES]
-    }
-
     fn join(a: &Node, b: &Node) -> Node {
         let mut n = *a;
         for c in 0..CLASSES {
@@ -64,8 +60,14 @@ impl Node {
 
     /// Whether some class has its narrowest width and shortest estimate
     /// passing `test`; for a leaf, whether the job does.
+    /// Every class is tested, without a branch: `test` must fail an empty
+    /// class (`u32::MAX` wide), as any bound on the width does.
     fn any(&self, test: &mut impl FnMut(u32, Time) -> bool) -> bool {
-        (0..CLASSES).any(|c| self.procs[c] != u32::MAX && test(self.procs[c], self.estimate[c]))
+        let mut hit = false;
+        for c in 0..CLASSES {
+            hit |= test(self.procs[c], self.estimate[c]);
+        }
+        hit
     }
 }
 
@@ -86,6 +88,11 @@ enum Form {
     /// its place, with `procs` `u32::MAX`, until [`WaitingQueue::settle`].
     List(Vec<(JobIdx, u32, Time)>),
     Tree(QueueTree),
+}
+
+/// The test of [`WaitingQueue::first`] that passes every job.
+pub(crate) fn anyone(procs: u32, _estimate: Time) -> bool {
+    procs != u32::MAX
 }
 
 /// Where a job was found: searches go on from the next position.
@@ -125,7 +132,9 @@ impl WaitingQueue {
     /// The first job at or after `from`, in arrival order, whose width and
     /// estimate pass `fits`, with its position. `fits` must pass a width
     /// and estimate whenever it passes a wider or longer job: then a
-    /// subtree whose narrowest and shortest fail holds no answer.
+    /// subtree whose narrowest and shortest fail holds no answer. It must
+    /// fail a width of `u32::MAX`, which marks a class with no job
+    /// ([`anyone`] is the test that passes every job).
     pub fn first(
         &self,
         from: Position,
@@ -253,32 +262,43 @@ impl QueueTree {
     /// The first job, in arrival order, from slot `from` on, whose leaf and
     /// every subtree above it pass `may`. `may` must hold for a subtree
     /// whenever it holds for a leaf below it.
+    ///
+    /// Bottom-up: from the leaf at `from`, climb while the node is a left
+    /// child (its parent starts there too), test, and either descend or
+    /// step right; a search costs the logarithm of how far it looks, not
+    /// of the tree. A subtree may pass with no leaf below passing (its
+    /// narrowest and shortest jobs are different jobs): then the search
+    /// steps right of it.
     pub fn first(&self, from: u32, mut may: impl FnMut(&Node) -> bool) -> Option<JobIdx> {
-        if self.len == 0 {
+        let from = from as usize;
+        if self.len == 0 || from >= self.cap {
             return None;
         }
-        self.first_in(1, 0, self.cap, from as usize, &mut may)
-            .map(|slot| self.jobs[slot])
-    }
-
-    fn first_in(
-        &self,
-        k: usize,
-        lo: usize,
-        hi: usize,
-        from: usize,
-        may: &mut impl FnMut(&Node) -> bool,
-    ) -> Option<usize> {
-        let node = &self.nodes[k];
-        if hi <= from || node.is_empty() || !may(node) {
-            return None;
+        let mut pass = |k: usize| may(&self.nodes[k]);
+        let mut k = self.cap + from;
+        loop {
+            while k & 1 == 0 {
+                k >>= 1;
+            }
+            if pass(k) {
+                while k < self.cap {
+                    if pass(2 * k) {
+                        k *= 2;
+                    } else if pass(2 * k + 1) {
+                        k = 2 * k + 1;
+                    } else {
+                        break;
+                    }
+                }
+                if k >= self.cap {
+                    return Some(self.jobs[k - self.cap]);
+                }
+            }
+            k += 1;
+            if k.is_power_of_two() {
+                return None;
+            }
         }
-        if hi - lo == 1 {
-            return Some(lo);
-        }
-        let mid = (lo + hi) / 2;
-        self.first_in(2 * k, lo, mid, from, may)
-            .or_else(|| self.first_in(2 * k + 1, mid, hi, from, may))
     }
 
     fn set_leaf(&mut self, slot: usize, leaf: Node) {
@@ -286,7 +306,12 @@ impl QueueTree {
         self.nodes[k] = leaf;
         while k > 1 {
             k /= 2;
-            self.nodes[k] = Node::join(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
+            let node = Node::join(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
+            if self.nodes[k] == node {
+                // Unchanged here, so above too.
+                break;
+            }
+            self.nodes[k] = node;
         }
     }
 
@@ -351,7 +376,8 @@ mod tests {
             assert_eq!(q.first(0, |p, d| p <= 2 && d <= 25).map(|f| f.0), Some(9));
             q.remove(3, at);
             assert_eq!(q.first(0, narrow).map(|f| f.0), Some(4));
-            assert_eq!(q.first(0, |p, _| p > 1000), None);
+            // Nothing both narrow and short enough.
+            assert_eq!(q.first(0, |p, d| p <= 1 && d <= 5), None);
         }
     }
 
