@@ -4,11 +4,12 @@
 //! EASY asks at every epoch "which is the first waiting job, in queue
 //! order, that can start now without delaying the reservation?". Walking
 //! the queue answers in O(queue), a cliff when thousands of jobs wait and
-//! few fit. A long queue is therefore kept as a segment tree over arrival
-//! slots whose nodes know, per width class, the narrowest width and the
-//! shortest estimate below them, so a search descends only into subtrees
-//! that may hold a job narrow and short enough; at a leaf the same test is
-//! exact. A short queue is a plain list, walked: cheaper than any tree.
+//! few fit. A long queue is therefore kept as a segment tree over buckets
+//! of a few arrival slots, whose nodes know, per width class, the narrowest
+//! width and the shortest estimate below them, so a search descends only
+//! into subtrees that may hold a job narrow and short enough; in a bucket
+//! each job is tested. A short queue is a plain list, walked: cheaper than
+//! any tree.
 //!
 //! Tree slots are handed out in arrival order and never reused; when they
 //! run out the tree is rebuilt over the jobs still waiting, in the same
@@ -27,7 +28,7 @@ fn class(procs: u32) -> usize {
     (procs.max(1).next_power_of_two().trailing_zeros() as usize).min(CLASSES - 1)
 }
 
-/// What a subtree holds, per width class: for a leaf, one job's values.
+/// What a subtree holds, per width class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Node {
     /// The narrowest width of the class, `u32::MAX` when it has no job.
@@ -59,9 +60,8 @@ impl Node {
     }
 
     /// Whether some class has its narrowest width and shortest estimate
-    /// passing `test`; for a leaf, whether the job does.
-    /// Every class is tested, without a branch: `test` must fail an empty
-    /// class (`u32::MAX` wide), as any bound on the width does.
+    /// passing `test`. Every class is tested, without a branch: `test` must
+    /// fail an empty class (`u32::MAX` wide), as any bound on the width does.
     fn any(&self, test: &mut impl FnMut(u32, Time) -> bool) -> bool {
         let mut hit = false;
         for c in 0..CLASSES {
@@ -147,9 +147,7 @@ impl WaitingQueue {
                 .skip(from as usize)
                 .find(|(_, &(_, p, d))| p != u32::MAX && fits(p, d))
                 .map(|(i, &(job, _, _))| (job, i as Position)),
-            Form::Tree(tree) => tree
-                .first(from, |n| n.any(&mut fits))
-                .map(|job| (job, tree.slot(job))),
+            Form::Tree(tree) => tree.first(from, &mut fits).map(|job| (job, tree.slot(job))),
         }
     }
 
@@ -187,12 +185,24 @@ impl WaitingQueue {
 
 const NO_SLOT: u32 = u32::MAX;
 
+/// Slots per bucket: the tree's leaves are buckets of this many slots,
+/// read one by one, so its nodes are an eighth as many (small enough to
+/// stay in cache on a queue of tens of thousands) and a search descends
+/// three levels less.
+const BUCKET: usize = 8;
+
+/// A slot's job: width and estimate, `(u32::MAX, Time::MAX)` once taken out.
+type Entry = (u32, Time);
+const TAKEN: Entry = (u32::MAX, Time::MAX);
+
 struct QueueTree {
-    /// Leaves: a power of two.
+    /// Slots: a power of two, and a multiple of [`BUCKET`].
     cap: usize,
-    /// 1-based heap layout: node k has children 2k and 2k + 1, slot s is
-    /// leaf `cap + s`.
+    /// Over the buckets, in a 1-based heap layout: node k has children 2k
+    /// and 2k + 1, bucket b is node `cap / BUCKET + b`.
     nodes: Vec<Node>,
+    /// Width and estimate per slot.
+    entries: Vec<Entry>,
     /// The job of each slot handed out since the last rebuild.
     jobs: Vec<JobIdx>,
     /// Per job index: its slot, `NO_SLOT` when it is not in the tree.
@@ -205,23 +215,23 @@ impl QueueTree {
         QueueTree {
             cap: 0,
             nodes: Vec::new(),
+            entries: Vec::new(),
             jobs: Vec::new(),
             slot_of: Vec::new(),
             len: 0,
         }
     }
 
+    fn buckets(&self) -> usize {
+        self.cap / BUCKET
+    }
+
     /// The jobs in the tree in arrival order, with widths and estimates.
     fn entries(&self) -> Vec<(JobIdx, u32, Time)> {
         let mut out = Vec::with_capacity(self.len);
-        for (slot, &job) in self.jobs.iter().enumerate() {
-            if self.slot_of[job as usize] as usize != slot {
-                continue; // taken out
-            }
-            let leaf = &self.nodes[self.cap + slot];
-            let c = (0..CLASSES).find(|&c| leaf.procs[c] != u32::MAX);
-            if let Some(c) = c {
-                out.push((job, leaf.procs[c], leaf.estimate[c]));
+        for (&job, &(p, d)) in self.jobs.iter().zip(&self.entries) {
+            if (p, d) != TAKEN {
+                out.push((job, p, d));
             }
         }
         out
@@ -247,51 +257,80 @@ impl QueueTree {
         debug_assert_eq!(self.slot_of[i], NO_SLOT, "job {job} pushed twice");
         let slot = self.jobs.len();
         self.jobs.push(job);
+        self.entries[slot] = (procs, estimate);
         self.slot_of[i] = slot as u32;
         self.len += 1;
-        self.set_leaf(slot, Node::leaf(procs, estimate));
+        // A job added only lowers the bounds of its bucket.
+        let k = self.buckets() + slot / BUCKET;
+        let node = Node::join(&self.nodes[k], &Node::leaf(procs, estimate));
+        self.set_node(k, node);
     }
 
     pub fn remove(&mut self, job: JobIdx) {
-        let slot = std::mem::replace(&mut self.slot_of[job as usize], NO_SLOT);
-        debug_assert_ne!(slot, NO_SLOT, "job {job} is not in the tree");
+        let slot = std::mem::replace(&mut self.slot_of[job as usize], NO_SLOT) as usize;
+        debug_assert_ne!(slot, NO_SLOT as usize, "job {job} is not in the tree");
         self.len -= 1;
-        self.set_leaf(slot as usize, Node::EMPTY);
+        self.entries[slot] = TAKEN;
+        let b = slot / BUCKET;
+        let node = Self::bucket_node(&self.entries[b * BUCKET..(b + 1) * BUCKET]);
+        self.set_node(self.buckets() + b, node);
     }
 
-    /// The first job, in arrival order, from slot `from` on, whose leaf and
-    /// every subtree above it pass `may`. `may` must hold for a subtree
-    /// whenever it holds for a leaf below it.
+    fn bucket_node(entries: &[Entry]) -> Node {
+        let mut n = Node::EMPTY;
+        for &(p, d) in entries {
+            if p != u32::MAX {
+                let c = class(p);
+                n.procs[c] = n.procs[c].min(p);
+                n.estimate[c] = n.estimate[c].min(d);
+            }
+        }
+        n
+    }
+
+    /// The first job, in arrival order, from slot `from` on, whose width
+    /// and estimate pass `fits`, searching only the buckets whose node and
+    /// every node above it have a class passing it.
     ///
-    /// Bottom-up: from the leaf at `from`, climb while the node is a left
-    /// child (its parent starts there too), test, and either descend or
-    /// step right; a search costs the logarithm of how far it looks, not
-    /// of the tree. A subtree may pass with no leaf below passing (its
-    /// narrowest and shortest jobs are different jobs): then the search
-    /// steps right of it.
-    pub fn first(&self, from: u32, mut may: impl FnMut(&Node) -> bool) -> Option<JobIdx> {
+    /// Bottom-up: the rest of the bucket of `from` is read first; then from
+    /// the next bucket's node, climb while the node is a left child (its
+    /// parent starts there too), test, and either descend or step right;
+    /// a search costs the logarithm of how far it looks, not of the tree.
+    /// A node may pass with no job below passing (its narrowest and
+    /// shortest jobs are different jobs): the search then steps right of it.
+    pub fn first(&self, from: u32, fits: &mut impl FnMut(u32, Time) -> bool) -> Option<JobIdx> {
         let from = from as usize;
         if self.len == 0 || from >= self.cap {
             return None;
         }
-        let mut pass = |k: usize| may(&self.nodes[k]);
-        let mut k = self.cap + from;
+        let buckets = self.buckets();
+        let b = from / BUCKET;
+        if let Some(s) = self.scan(from, (b + 1) * BUCKET, fits) {
+            return Some(self.jobs[s]);
+        }
+        let mut k = buckets + b + 1;
+        if k == 2 * buckets {
+            return None;
+        }
         loop {
             while k & 1 == 0 {
                 k >>= 1;
             }
-            if pass(k) {
-                while k < self.cap {
-                    if pass(2 * k) {
+            if self.nodes[k].any(fits) {
+                while k < buckets {
+                    if self.nodes[2 * k].any(fits) {
                         k *= 2;
-                    } else if pass(2 * k + 1) {
+                    } else if self.nodes[2 * k + 1].any(fits) {
                         k = 2 * k + 1;
                     } else {
                         break;
                     }
                 }
-                if k >= self.cap {
-                    return Some(self.jobs[k - self.cap]);
+                if k >= buckets {
+                    let b = k - buckets;
+                    if let Some(s) = self.scan(b * BUCKET, (b + 1) * BUCKET, fits) {
+                        return Some(self.jobs[s]);
+                    }
                 }
             }
             k += 1;
@@ -301,9 +340,26 @@ impl QueueTree {
         }
     }
 
-    fn set_leaf(&mut self, slot: usize, leaf: Node) {
-        let mut k = self.cap + slot;
-        self.nodes[k] = leaf;
+    /// The first slot in `from..to` whose job passes `fits`.
+    fn scan(
+        &self,
+        from: usize,
+        to: usize,
+        fits: &mut impl FnMut(u32, Time) -> bool,
+    ) -> Option<usize> {
+        let to = to.min(self.jobs.len());
+        (from..to).find(|&s| {
+            let (p, d) = self.entries[s];
+            fits(p, d)
+        })
+    }
+
+    /// Sets node `k` and brings the nodes above it up to date.
+    fn set_node(&mut self, mut k: usize, node: Node) {
+        if self.nodes[k] == node {
+            return;
+        }
+        self.nodes[k] = node;
         while k > 1 {
             k /= 2;
             let node = Node::join(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
@@ -318,22 +374,28 @@ impl QueueTree {
     /// Slots ran out: the jobs still in the tree take the first slots, in
     /// the same order, in a tree with room for as many again.
     fn rebuild(&mut self) {
-        let leaves: Vec<(JobIdx, Node)> = self
-            .jobs
-            .iter()
-            .filter(|&&j| self.slot_of[j as usize] != NO_SLOT)
-            .map(|&j| (j, self.nodes[self.cap + self.slot_of[j as usize] as usize]))
+        let kept: Vec<(JobIdx, Entry)> = self
+            .entries()
+            .into_iter()
+            .map(|(j, p, d)| (j, (p, d)))
             .collect();
-        self.cap = (2 * leaves.len()).max(64).next_power_of_two();
-        self.nodes.clear();
-        self.nodes.resize(2 * self.cap, Node::EMPTY);
+        self.cap = (2 * kept.len()).max(64).next_power_of_two();
+        self.entries.clear();
+        self.entries.resize(self.cap, TAKEN);
         self.jobs.clear();
-        for (slot, &(job, leaf)) in leaves.iter().enumerate() {
+        for (slot, &(job, entry)) in kept.iter().enumerate() {
             self.jobs.push(job);
             self.slot_of[job as usize] = slot as u32;
-            self.nodes[self.cap + slot] = leaf;
+            self.entries[slot] = entry;
         }
-        for k in (1..self.cap).rev() {
+        let buckets = self.buckets();
+        self.nodes.clear();
+        self.nodes.resize(2 * buckets, Node::EMPTY);
+        for b in 0..buckets {
+            self.nodes[buckets + b] =
+                Self::bucket_node(&self.entries[b * BUCKET..(b + 1) * BUCKET]);
+        }
+        for k in (1..buckets).rev() {
             self.nodes[k] = Node::join(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
         }
     }
