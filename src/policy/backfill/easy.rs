@@ -18,7 +18,7 @@
 //! for the jobs that may start now looks only where one may be, so a long
 //! queue of jobs that cannot start costs nothing per epoch.
 
-use super::waiting::anyone;
+use super::waiting::{anyone, JobTest};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
@@ -179,6 +179,50 @@ fn shadow_walk(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &[JobIdx]) 
     }
 }
 
+/// Which waiting jobs classic EASY may start now: those that fit in the
+/// free processors and leave the head its start.
+struct Backfillable {
+    free: u32,
+    shadow: Option<Shadow>,
+    now: Time,
+    /// The same test on a subtree's bounds, on 32 bits: at most `free` and
+    /// either at most `spare` wide or at most `short` long, where a job
+    /// that ends by the shadow time is never longer than `short`.
+    short: u32,
+    spare: u32,
+}
+
+impl Backfillable {
+    fn new(free: u32, shadow: Option<Shadow>, now: Time) -> Self {
+        let (short, spare) = shadow.map_or((u32::MAX, u32::MAX), |s| {
+            let short = if s.at == Time::MAX {
+                Time::MAX
+            } else {
+                s.at.saturating_sub(now)
+            };
+            let clamp = |v: Time| v.clamp(0, Time::from(u32::MAX)) as u32;
+            (clamp(short), s.spare.min(u64::from(u32::MAX)) as u32)
+        });
+        Backfillable {
+            free,
+            shadow,
+            now,
+            short,
+            spare,
+        }
+    }
+}
+
+impl JobTest for Backfillable {
+    fn job(&mut self, p: u32, d: Time) -> bool {
+        p <= self.free && Shadow::allows(self.shadow, self.now, p, d)
+    }
+
+    fn bound(&mut self, p: u32, d: u32) -> bool {
+        (p <= self.free) & ((d <= self.short) | (p <= self.spare))
+    }
+}
+
 /// Classic EASY (one reservation) over the whole queue in arrival order,
 /// kept in `queue`, planned on the running jobs' ends alone: the same
 /// starts and reservation as [`backfill_pass`] on the profile. The head
@@ -207,16 +251,7 @@ fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut Waitin
         break;
     }
     while epoch.free() > 0 {
-        let free = epoch.free();
-        // The same test as `Shadow::allows`, in a form without branches for
-        // the tree's nodes: `now + d <= at` is `d <= at - now`.
-        let (short, spare) = shadow.map_or((Time::MAX, u32::MAX), |s| {
-            (
-                s.at.saturating_sub(now),
-                s.spare.min(u64::from(u32::MAX)) as u32,
-            )
-        });
-        let fits = |p: u32, d: Time| (p <= free) & ((d <= short) | (p <= spare));
+        let fits = Backfillable::new(epoch.free(), shadow, now);
         let Some((job, at_position)) = queue.first(from, fits) else {
             break;
         };
@@ -352,6 +387,41 @@ mod tests {
     use crate::sim::{simulate, EventMode, SimOptions};
     use crate::workload::model::{generate, ModelParams};
     use crate::workload::transform::scale_load_by_arrivals;
+
+    proptest::proptest! {
+        /// The 32-bit test of a subtree's bounds passes every job the
+        /// exact test passes, extreme times included.
+        #[test]
+        fn backfillable_bounds_pass_every_job_that_fits(
+            free in 0..300u32,
+            shadow in proptest::option::of((extreme_time(), 0..400u64)),
+            now in extreme_time(),
+            p in 1..400u32,
+            d in extreme_time(),
+        ) {
+            let shadow = shadow.map(|(at, spare)| Shadow { at: at.max(now), spare });
+            let mut test = Backfillable::new(free, shadow, now);
+            if test.job(p, d) {
+                proptest::prop_assert!(test.bound(p, d.clamp(0, Time::from(u32::MAX)) as u32));
+            }
+        }
+    }
+
+    fn extreme_time() -> impl proptest::strategy::Strategy<Value = Time> {
+        use proptest::prelude::*;
+        prop_oneof![
+            0..100_000i64,
+            prop::sample::select(vec![
+                0,
+                Time::from(u32::MAX) - 1,
+                Time::from(u32::MAX),
+                Time::from(u32::MAX) + 1,
+                1 << 62,
+                Time::MAX - 1,
+                Time::MAX,
+            ]),
+        ]
+    }
 
     /// FCFS EASY walking the core's waiting list, as every other order does.
     fn walking(depth: u32) -> Easy {

@@ -28,25 +28,35 @@ fn class(procs: u32) -> usize {
     (procs.max(1).next_power_of_two().trailing_zeros() as usize).min(CLASSES - 1)
 }
 
-/// What a subtree holds, per width class.
+/// What a subtree holds, per width class: one cache line, of 32-bit
+/// lanes that tests compare without a branch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(align(64))]
 struct Node {
     /// The narrowest width of the class, `u32::MAX` when it has no job.
     procs: [u32; CLASSES],
-    /// The shortest estimate of the class.
-    estimate: [Time; CLASSES],
+    /// The shortest estimate of the class, in whole seconds up to
+    /// `u32::MAX` (a longer one is stored as that: a bound below it).
+    estimate: [u32; CLASSES],
+}
+
+/// An estimate as nodes keep it: never above it. Estimates are never
+/// negative.
+fn floor(estimate: Time) -> u32 {
+    debug_assert!(estimate >= 0, "negative estimate {estimate}");
+    estimate.clamp(0, Time::from(u32::MAX)) as u32
 }
 
 impl Node {
     const EMPTY: Node = Node {
         procs: [u32::MAX; CLASSES],
-        estimate: [Time::MAX; CLASSES],
+        estimate: [u32::MAX; CLASSES],
     };
 
     fn leaf(procs: u32, estimate: Time) -> Node {
         let mut n = Node::EMPTY;
         n.procs[class(procs)] = procs;
-        n.estimate[class(procs)] = estimate;
+        n.estimate[class(procs)] = floor(estimate);
         n
     }
 
@@ -62,10 +72,10 @@ impl Node {
     /// Whether some class has its narrowest width and shortest estimate
     /// passing `test`. Every class is tested, without a branch: `test` must
     /// fail an empty class (`u32::MAX` wide), as any bound on the width does.
-    fn any(&self, test: &mut impl FnMut(u32, Time) -> bool) -> bool {
+    fn any(&self, test: &mut impl JobTest) -> bool {
         let mut hit = false;
         for c in 0..CLASSES {
-            hit |= test(self.procs[c], self.estimate[c]);
+            hit |= test.bound(self.procs[c], self.estimate[c]);
         }
         hit
     }
@@ -88,6 +98,30 @@ enum Form {
     /// its place, with `procs` `u32::MAX`, until [`WaitingQueue::settle`].
     List(Vec<(JobIdx, u32, Time)>),
     Tree(QueueTree),
+}
+
+/// What [`WaitingQueue::first`] looks for. The test must pass a width and
+/// estimate whenever it passes a wider or longer job: then a subtree whose
+/// narrowest and shortest fail holds no answer. It must fail a width of
+/// `u32::MAX`, which marks a class with no job ([`anyone`] is the test that
+/// passes every job). Any such closure of a width and an estimate is one.
+pub(crate) trait JobTest {
+    /// Whether a job of `procs` processors and `estimate` passes.
+    fn job(&mut self, procs: u32, estimate: Time) -> bool;
+
+    /// Passes whenever some job at least `procs` wide whose estimate is at
+    /// least `estimate` seconds (or `u32::MAX` and more) passes: the test of
+    /// a subtree's bounds. For a test as above, the job test itself is one;
+    /// a test may answer faster on 32 bits.
+    fn bound(&mut self, procs: u32, estimate: u32) -> bool {
+        self.job(procs, Time::from(estimate))
+    }
+}
+
+impl<F: FnMut(u32, Time) -> bool> JobTest for F {
+    fn job(&mut self, procs: u32, estimate: Time) -> bool {
+        self(procs, estimate)
+    }
 }
 
 /// The test of [`WaitingQueue::first`] that passes every job.
@@ -129,23 +163,15 @@ impl WaitingQueue {
         }
     }
 
-    /// The first job at or after `from`, in arrival order, whose width and
-    /// estimate pass `fits`, with its position. `fits` must pass a width
-    /// and estimate whenever it passes a wider or longer job: then a
-    /// subtree whose narrowest and shortest fail holds no answer. It must
-    /// fail a width of `u32::MAX`, which marks a class with no job
-    /// ([`anyone`] is the test that passes every job).
-    pub fn first(
-        &self,
-        from: Position,
-        mut fits: impl FnMut(u32, Time) -> bool,
-    ) -> Option<(JobIdx, Position)> {
+    /// The first job at or after `from`, in arrival order, that passes
+    /// `fits` (see [`JobTest`]), with its position.
+    pub fn first(&self, from: Position, mut fits: impl JobTest) -> Option<(JobIdx, Position)> {
         match &self.form {
             Form::List(list) => list
                 .iter()
                 .enumerate()
                 .skip(from as usize)
-                .find(|(_, &(_, p, d))| p != u32::MAX && fits(p, d))
+                .find(|(_, &(_, p, d))| p != u32::MAX && fits.job(p, d))
                 .map(|(i, &(job, _, _))| (job, i as Position)),
             Form::Tree(tree) => tree.first(from, &mut fits).map(|job| (job, tree.slot(job))),
         }
@@ -282,7 +308,7 @@ impl QueueTree {
             if p != u32::MAX {
                 let c = class(p);
                 n.procs[c] = n.procs[c].min(p);
-                n.estimate[c] = n.estimate[c].min(d);
+                n.estimate[c] = n.estimate[c].min(floor(d));
             }
         }
         n
@@ -298,7 +324,7 @@ impl QueueTree {
     /// a search costs the logarithm of how far it looks, not of the tree.
     /// A node may pass with no job below passing (its narrowest and
     /// shortest jobs are different jobs): the search then steps right of it.
-    pub fn first(&self, from: u32, fits: &mut impl FnMut(u32, Time) -> bool) -> Option<JobIdx> {
+    pub fn first(&self, from: u32, fits: &mut impl JobTest) -> Option<JobIdx> {
         let from = from as usize;
         if self.len == 0 || from >= self.cap {
             return None;
@@ -341,16 +367,11 @@ impl QueueTree {
     }
 
     /// The first slot in `from..to` whose job passes `fits`.
-    fn scan(
-        &self,
-        from: usize,
-        to: usize,
-        fits: &mut impl FnMut(u32, Time) -> bool,
-    ) -> Option<usize> {
+    fn scan(&self, from: usize, to: usize, fits: &mut impl JobTest) -> Option<usize> {
         let to = to.min(self.jobs.len());
         (from..to).find(|&s| {
             let (p, d) = self.entries[s];
-            fits(p, d)
+            fits.job(p, d)
         })
     }
 
@@ -450,9 +471,23 @@ mod tests {
         Settle,
     }
 
+    /// Short estimates, and some past what a node keeps exactly.
+    fn estimate() -> impl Strategy<Value = Time> {
+        prop_oneof![
+            8 => 1..50i64,
+            1 => prop::sample::select(vec![
+                Time::from(u32::MAX) - 1,
+                Time::from(u32::MAX),
+                Time::from(u32::MAX) + 1,
+                1 << 40,
+                Time::MAX,
+            ]),
+        ]
+    }
+
     fn op() -> impl Strategy<Value = Op> {
         prop_oneof![
-            6 => (1..200u32, 1..50i64).prop_map(|(p, d)| Op::Push(p, d)),
+            6 => (1..200u32, estimate()).prop_map(|(p, d)| Op::Push(p, d)),
             4 => any::<usize>().prop_map(Op::Remove),
             1 => Just(Op::Settle),
         ]
@@ -463,7 +498,7 @@ mod tests {
         /// through rebuilds and changes of form; the test is a staircase,
         /// as backfilling asks (wider jobs must be shorter).
         #[test]
-        fn searches_match_a_list(ops in prop::collection::vec(op(), 1..1200), probes in prop::collection::vec((1..200u32, 1..50i64), 10)) {
+        fn searches_match_a_list(ops in prop::collection::vec(op(), 1..1200), probes in prop::collection::vec((1..200u32, estimate()), 10)) {
             let mut q = WaitingQueue::new();
             let mut list: Vec<(JobIdx, u32, Time)> = Vec::new();
             let mut next_job = 0;
@@ -490,7 +525,7 @@ mod tests {
                 prop_assert_eq!(q.len(), list.len());
             }
             for (free, long) in probes {
-                let fits = |p: u32, d: Time| p <= free && d <= long - (i64::from(p) / 10);
+                let fits = |p: u32, d: Time| p <= free && d <= long.saturating_sub(i64::from(p) / 10);
                 let mut want = list.iter().filter(|(_, p, d)| fits(*p, *d)).map(|e| e.0);
                 let mut from = 0;
                 while let Some((job, at)) = q.first(from, fits) {
