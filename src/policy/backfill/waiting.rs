@@ -53,11 +53,11 @@ impl Node {
         estimate: [u32::MAX; CLASSES],
     };
 
-    fn leaf(procs: u32, estimate: Time) -> Node {
-        let mut n = Node::EMPTY;
-        n.procs[class(procs)] = procs;
-        n.estimate[class(procs)] = floor(estimate);
-        n
+    /// Takes a job of `procs` and `estimate` into the bounds.
+    fn add(&mut self, procs: u32, estimate: Time) {
+        let c = class(procs);
+        self.procs[c] = self.procs[c].min(procs);
+        self.estimate[c] = self.estimate[c].min(floor(estimate));
     }
 
     fn join(a: &Node, b: &Node) -> Node {
@@ -253,14 +253,16 @@ impl QueueTree {
     }
 
     /// The jobs in the tree in arrival order, with widths and estimates.
+    fn live(&self) -> impl Iterator<Item = (JobIdx, Entry)> + '_ {
+        self.jobs
+            .iter()
+            .zip(&self.entries)
+            .filter(|&(_, &e)| e != TAKEN)
+            .map(|(&job, &e)| (job, e))
+    }
+
     fn entries(&self) -> Vec<(JobIdx, u32, Time)> {
-        let mut out = Vec::with_capacity(self.len);
-        for (&job, &(p, d)) in self.jobs.iter().zip(&self.entries) {
-            if (p, d) != TAKEN {
-                out.push((job, p, d));
-            }
-        }
-        out
+        self.live().map(|(job, (p, d))| (job, p, d)).collect()
     }
 
     /// The job's position in arrival order among the jobs in the tree: a
@@ -288,7 +290,8 @@ impl QueueTree {
         self.len += 1;
         // A job added only lowers the bounds of its bucket.
         let k = self.buckets() + slot / BUCKET;
-        let node = Node::join(&self.nodes[k], &Node::leaf(procs, estimate));
+        let mut node = self.nodes[k];
+        node.add(procs, estimate);
         self.set_node(k, node);
     }
 
@@ -298,17 +301,16 @@ impl QueueTree {
         self.len -= 1;
         self.entries[slot] = TAKEN;
         let b = slot / BUCKET;
-        let node = Self::bucket_node(&self.entries[b * BUCKET..(b + 1) * BUCKET]);
+        let node = self.bucket_node(b);
         self.set_node(self.buckets() + b, node);
     }
 
-    fn bucket_node(entries: &[Entry]) -> Node {
+    /// The bounds of bucket `b`, from its jobs.
+    fn bucket_node(&self, b: usize) -> Node {
         let mut n = Node::EMPTY;
-        for &(p, d) in entries {
-            if p != u32::MAX {
-                let c = class(p);
-                n.procs[c] = n.procs[c].min(p);
-                n.estimate[c] = n.estimate[c].min(floor(d));
+        for &(p, d) in &self.entries[b * BUCKET..(b + 1) * BUCKET] {
+            if (p, d) != TAKEN {
+                n.add(p, d);
             }
         }
         n
@@ -395,11 +397,7 @@ impl QueueTree {
     /// Slots ran out: the jobs still in the tree take the first slots, in
     /// the same order, in a tree with room for as many again.
     fn rebuild(&mut self) {
-        let kept: Vec<(JobIdx, Entry)> = self
-            .entries()
-            .into_iter()
-            .map(|(j, p, d)| (j, (p, d)))
-            .collect();
+        let kept: Vec<(JobIdx, Entry)> = self.live().collect();
         self.cap = (2 * kept.len()).max(64).next_power_of_two();
         self.entries.clear();
         self.entries.resize(self.cap, TAKEN);
@@ -413,8 +411,7 @@ impl QueueTree {
         self.nodes.clear();
         self.nodes.resize(2 * buckets, Node::EMPTY);
         for b in 0..buckets {
-            self.nodes[buckets + b] =
-                Self::bucket_node(&self.entries[b * BUCKET..(b + 1) * BUCKET]);
+            self.nodes[buckets + b] = self.bucket_node(b);
         }
         for k in (1..buckets).rev() {
             self.nodes[k] = Node::join(&self.nodes[2 * k], &self.nodes[2 * k + 1]);
