@@ -202,7 +202,7 @@ impl WaitingQueue {
                 }
             }
             Form::Tree(tree) if self.len < LIST_BELOW => {
-                self.form = Form::List(tree.entries());
+                self.form = Form::List(tree.live().map(|(job, (p, d))| (job, p, d)).collect());
             }
             Form::Tree(_) => {}
         }
@@ -259,10 +259,6 @@ impl QueueTree {
             .zip(&self.entries)
             .filter(|&(_, &e)| e != TAKEN)
             .map(|(&job, &e)| (job, e))
-    }
-
-    fn entries(&self) -> Vec<(JobIdx, u32, Time)> {
-        self.live().map(|(job, (p, d))| (job, p, d)).collect()
     }
 
     /// The job's position in arrival order among the jobs in the tree: a
