@@ -25,6 +25,11 @@ impl Policy for NoBackfill {
         format!("{}-nobackfill", self.rank.order())
     }
 
+    fn forgets_with_empty_queue(&self) -> bool {
+        // Nothing kept but the order's and caches of the running jobs.
+        self.rank.forgets()
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         if epoch.state.waiting.is_empty() || epoch.free() == 0 {
             return;

@@ -129,6 +129,13 @@ impl Ranker {
         self.order
     }
 
+    /// Whether the order follows from the jobs and the time alone: the
+    /// fairshare orders remember usage (see
+    /// [`crate::sim::Policy::forgets_with_empty_queue`]).
+    pub fn forgets(&self) -> bool {
+        !matches!(self.order, Order::Fairshare(_))
+    }
+
     /// The usage ledger, for fairshare orders (created on first use).
     pub fn ledger(&mut self, jobs: &[JobInfo]) -> Option<&mut UsageLedger> {
         let Order::Fairshare(decay) = self.order else {

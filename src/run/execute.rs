@@ -4,7 +4,7 @@
 
 use super::deadlines::synthesize_from;
 use super::goal::Goal;
-use super::parallel::try_map;
+use super::parallel::{cores_for_one_run, try_map};
 use super::reference::{fcfs_backfill, Reference, Thresholds, FCFS_BACKFILL};
 use super::RunError;
 use crate::measures::fairness::fairness;
@@ -15,7 +15,7 @@ use crate::policy::fairshare::Decay;
 use crate::policy::search::SearchCost;
 use crate::policy::GoalPolicy;
 use crate::report::{ExcessSummary, OwnerReport, RunReport, SearchSummary, WorkloadInfo};
-use crate::sim::{realized, simulate, EventMode, Outcome, SimOptions};
+use crate::sim::{realized, simulate, simulate_in_pieces, EventMode, Outcome, SimOptions};
 use crate::workload::groups::{self, Bands};
 use crate::workload::transform::{limit_runtime, make_moldable};
 use crate::workload::Workload;
@@ -294,7 +294,21 @@ fn run_measured(
     };
     let outcome = match fcfs_backfill_run.filter(|_| same_as_reference) {
         Some(run) => run.clone(),
-        None => simulate(&w, policy.as_mut(), sim)?,
+        None => {
+            let cores = cores_for_one_run();
+            if cores > 1 && policy.forgets_with_empty_queue() {
+                // One object per piece of the run, each on its own core.
+                let mut policies = vec![policy];
+                for _ in 1..cores {
+                    policies.push(goal.build(&w)?);
+                }
+                let outcome = simulate_in_pieces(&w, &mut policies, sim);
+                policy = policies.swap_remove(0);
+                outcome?
+            } else {
+                simulate(&w, policy.as_mut(), sim)?
+            }
+        }
     };
     // MOLD's measures read the jobs as submitted, with the widths picked:
     // the effective load and the offered load as the trace offers it, not

@@ -21,3 +21,20 @@ where
         items.par_iter().map(f).collect()
     }
 }
+
+/// Cores one simulation may spread over: all of them (or `GOALC_CORES`,
+/// when set to a number) when it is the only work, one when it is one of
+/// several runs already spread over the thread pool.
+pub(crate) fn cores_for_one_run() -> usize {
+    if rayon::current_thread_index().is_some() {
+        return 1;
+    }
+    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match std::env::var("GOALC_CORES")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        Some(n) => n.clamp(1, all),
+        None => all,
+    }
+}

@@ -18,6 +18,7 @@
 
 pub mod invariants;
 mod moldable;
+mod pieces;
 pub mod profile;
 
 use crate::workload::speedup::Downey;
@@ -25,6 +26,7 @@ use crate::workload::{Time, Workload};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
+pub use pieces::{simulate_cut_at, simulate_in_pieces, CutRun};
 pub use profile::{Profile, Resume, RunsWalked};
 
 /// Index of a job in [`Workload::jobs`].
@@ -87,6 +89,16 @@ pub trait Policy: Send {
     /// anywhere in it. Asked once, before the run.
     fn reads_waiting(&self) -> bool {
         true
+    }
+
+    /// Whether, at an instant when no job waits, everything the policy
+    /// decides from then on follows from the core's state alone (the jobs
+    /// running, with their starts, and the jobs still to come): it keeps
+    /// nothing else across epochs but caches of that state. A run may then
+    /// be cut into pieces that start on an empty machine and are joined
+    /// where their states meet ([`simulate_in_pieces`]). Asked once.
+    fn forgets_with_empty_queue(&self) -> bool {
+        false
     }
 
     /// What the policy counted over the run, for reports. Asked by the
@@ -576,6 +588,21 @@ struct Sim<'w, 'p> {
     widths: moldable::Widths,
     epochs: u64,
     audit: Option<Audit>,
+    /// A digest of the running set (each job with its start), independent
+    /// of order, kept at every start and end: where two pieces of a run
+    /// may have the same state (see [`pieces`]).
+    running_digest: u64,
+}
+
+/// One running job's share of [`Sim::running_digest`].
+fn running_share(job: JobIdx, start: Time) -> u64 {
+    // splitmix64's finalizer, twice, so that near jobs and starts spread.
+    fn mix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    mix(mix(u64::from(job).wrapping_add(0x9e37_79b9_7f4a_7c15)) ^ start as u64)
 }
 
 impl<'w, 'p> Sim<'w, 'p> {
@@ -637,6 +664,7 @@ impl<'w, 'p> Sim<'w, 'p> {
             widths: Vec::new(),
             epochs: 0,
             audit: opts.audit.then(Audit::default),
+            running_digest: 0,
         };
         sim.skip_followers();
         sim
@@ -647,14 +675,19 @@ impl<'w, 'p> Sim<'w, 'p> {
         while let Some(now) = self.next_instant() {
             self.step(now)?;
         }
-        Ok(Outcome {
+        Ok(self.outcome())
+    }
+
+    /// What the run gave.
+    fn outcome(self) -> Outcome {
+        Outcome {
             policy: self.name,
             runs: self.runs,
             releases: self.releases,
             widths: self.widths,
             epochs: self.epochs,
             audit: self.audit,
-        })
+        }
     }
 
     /// One instant: per instant, finishes, then arrivals, then one epoch
@@ -698,6 +731,9 @@ impl<'w, 'p> Sim<'w, 'p> {
             }
             b.running.pop_first();
             b.free += b.jobs[r.job as usize].procs;
+            self.running_digest = self
+                .running_digest
+                .wrapping_sub(running_share(r.job, r.start));
         }
         let mut any = false;
         while self.next_event(now, submissions_first) {
@@ -829,6 +865,7 @@ impl<'w, 'p> Sim<'w, 'p> {
         if early || self.events.is_per_instant() {
             b.free += info.procs;
             b.running.remove(&key);
+            self.running_digest = self.running_digest.wrapping_sub(running_share(job, start));
         }
         b.finished.push(Finished { job, start, early });
     }
@@ -948,6 +985,7 @@ impl<'w, 'p> Sim<'w, 'p> {
                 start: now,
             };
             b.running.insert(r);
+            self.running_digest = self.running_digest.wrapping_add(running_share(job, now));
             // Job indices and start counts fit in 32 bits (JobIdx is u32).
             let order = match self.events {
                 EventMode::PerInstant => job as u64,

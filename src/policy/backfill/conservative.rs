@@ -49,6 +49,11 @@ impl Policy for Conservative {
         format!("{}-conservative", self.rank.order())
     }
 
+    fn forgets_with_empty_queue(&self) -> bool {
+        // Nothing kept but the order's and caches of the running jobs.
+        self.rank.forgets()
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         // Copy the slices out so the epoch stays free for decisions.
         let (now, procs) = (epoch.state.now, epoch.state.procs);

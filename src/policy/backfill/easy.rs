@@ -77,6 +77,11 @@ impl Policy for Easy {
         self.own_queue.is_none()
     }
 
+    fn forgets_with_empty_queue(&self) -> bool {
+        // Nothing kept but the order's and caches of the running jobs.
+        self.rank.forgets()
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
         let classic = self.depth == 1;

@@ -26,6 +26,11 @@ impl Policy for NoGuarantee {
         format!("{}-noguarantee", self.rank.order())
     }
 
+    fn forgets_with_empty_queue(&self) -> bool {
+        // Nothing kept but the order's and caches of the running jobs.
+        self.rank.forgets()
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         if epoch.state.waiting.is_empty() || epoch.free() == 0 {
             return;
