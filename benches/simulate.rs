@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use goalc::policy::{Dispatch, Order, PolicySpec};
-use goalc::sim::{simulate, SimOptions};
+use goalc::sim::{simulate, simulate_in_pieces, Policy, SimOptions};
 use goalc::workload::model::{generate, ModelParams};
 use goalc::workload::swf::{read_path, write, ReadOptions};
 use goalc::workload::Workload;
@@ -40,11 +40,20 @@ fn run(w: &Workload, spec: PolicySpec) -> usize {
     o.runs.len()
 }
 
+/// [`run`] on every core, as `goalc simulate` runs one simulation.
+fn run_on_all_cores(w: &Workload, spec: PolicySpec) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut policies: Vec<Box<dyn Policy>> = (0..cores).map(|_| spec.build()).collect();
+    let o = simulate_in_pieces(w, &mut policies, SimOptions::default()).expect("simulation");
+    o.runs.len()
+}
+
 fn whole_traces(c: &mut Criterion) {
     let mut g = c.benchmark_group("whole_trace");
     g.sample_size(20).measurement_time(Duration::from_secs(8));
     for (name, file) in [
         ("KTH-SP2", "KTH-SP2-1996-2.1-cln.swf.gz"),
+        ("CTC-SP2", "CTC-SP2-1996-3.1-cln.swf.gz"),
         ("SDSC-BLUE", "SDSC-BLUE-2000-4.2-cln.swf.gz"),
     ] {
         let Some(path) = trace(file) else {
@@ -61,6 +70,13 @@ fn whole_traces(c: &mut Criterion) {
                 b.iter(|| {
                     let w = read_path(black_box(&path), &ReadOptions::default()).expect("trace");
                     run(&w, spec)
+                })
+            });
+            // The run cut into pieces on every core (`simulate_in_pieces`).
+            g.bench_function(format!("{name}/read+{spec}/all-cores"), |b| {
+                b.iter(|| {
+                    let w = read_path(black_box(&path), &ReadOptions::default()).expect("trace");
+                    run_on_all_cores(&w, spec)
                 })
             });
         }
