@@ -114,6 +114,8 @@ impl CliError {
 static ALLOC: huge_pages::HugePages = huge_pages::HugePages;
 
 fn main() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    huge_pages::tune();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
