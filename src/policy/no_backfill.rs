@@ -26,7 +26,6 @@ impl Policy for NoBackfill {
     }
 
     fn forgets_with_empty_queue(&self) -> bool {
-        // Nothing kept but the order's and caches of the running jobs.
         self.rank.forgets()
     }
 

@@ -102,6 +102,10 @@ enum Stop {
 /// the jobs still to come are cut into pieces. The run is not cut (and
 /// `policies[0]` runs it alone) when the policy keeps state beyond the
 /// core's, when audited, per event, or with moldable or chained jobs.
+///
+/// # Panics
+///
+/// When `policies` is empty.
 pub fn simulate_in_pieces(
     workload: &Workload,
     policies: &mut [Box<dyn Policy>],
@@ -150,6 +154,10 @@ pub struct CutRun {
 /// next one's records, so where they meet does not depend on the threads'
 /// speed. For tests and measurements; a run that may not be cut runs whole
 /// on `policies[0]`.
+///
+/// # Panics
+///
+/// When `policies` is empty.
 pub fn simulate_cut_at(
     workload: &Workload,
     policies: &mut [Box<dyn Policy>],

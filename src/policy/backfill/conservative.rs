@@ -50,7 +50,8 @@ impl Policy for Conservative {
     }
 
     fn forgets_with_empty_queue(&self) -> bool {
-        // Nothing kept but the order's and caches of the running jobs.
+        // With no job waiting no reservation is held: the profile is the
+        // running jobs' holds.
         self.rank.forgets()
     }
 

@@ -78,7 +78,8 @@ impl Policy for Easy {
     }
 
     fn forgets_with_empty_queue(&self) -> bool {
-        // Nothing kept but the order's and caches of the running jobs.
+        // Reservations are planned afresh at every epoch; the profile and
+        // the ends follow the running jobs.
         self.rank.forgets()
     }
 
