@@ -8,7 +8,7 @@ mod common;
 use common::reference_traces;
 use goalc::policy::fairshare::Decay;
 use goalc::policy::{all_baselines, Dispatch, Order, PolicySpec};
-use goalc::sim::{simulate, simulate_cut_at, Policy, SimOptions};
+use goalc::sim::{simulate, simulate_cut_at, simulate_in_pieces, Policy, SimOptions};
 use goalc::workload::model::{generate, ModelParams};
 use goalc::workload::swf::{read_path, ReadOptions};
 use goalc::workload::transform::scale_load_by_arrivals;
@@ -132,5 +132,22 @@ fn cut_reference_runs_are_whole_runs() {
             "{}: no piece met ({met:?})",
             path.display()
         );
+    }
+}
+
+/// `simulate_in_pieces` as `goalc simulate` calls it: whether it cuts
+/// depends on how fast the start ran, but the outcome may not.
+#[test]
+fn the_run_on_all_cores_is_the_whole_run() {
+    let w = model(30_000, 128, None, 0.9, 6);
+    for spec in [
+        PolicySpec::new(Dispatch::Conservative, Order::Fcfs),
+        PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Lxf),
+    ] {
+        let opts = SimOptions::default();
+        let whole = simulate(&w, spec.build().as_mut(), opts).expect("whole run");
+        let mut policies: Vec<Box<dyn Policy>> = (0..4).map(|_| spec.build()).collect();
+        let cut = simulate_in_pieces(&w, &mut policies, opts).expect("cut run");
+        assert_eq!(cut, whole, "{spec}");
     }
 }
