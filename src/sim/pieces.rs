@@ -303,8 +303,8 @@ impl Piece<'_> {
     /// Runs piece `i` (from job `cuts[i]`): sends the records of its first
     /// stretch to the piece before through `record`, and past the next cut
     /// looks for its own state among the next piece's records (from `next`).
-    /// It never waits for them: states that met once stay alike, so any later
-    /// instant finds the meeting as well.
+    /// Unless `patient`, it does not wait for them: states that met once
+    /// stay alike, so any later instant finds the meeting as well.
     fn run(
         &self,
         sim: &mut Sim<'_, '_>,
