@@ -4,12 +4,12 @@
 //! digest of all start times, so a faster profile must give the very same
 //! schedules, and the invariants are checked on each.
 
+mod common;
+use common::model_at_load;
 use goalc::measures::{measure, MeasureOptions};
 use goalc::policy::{all_baselines, PolicySpec};
 use goalc::sim::invariants::check_schedule;
 use goalc::sim::{simulate, Outcome, SimOptions};
-use goalc::workload::model::{generate, ModelParams};
-use goalc::workload::transform::scale_load_by_arrivals;
 use goalc::workload::Workload;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -18,15 +18,7 @@ use std::fmt::Write as _;
 /// jobs run at once and a queue forms (`goalc generate --jobs 12000 --procs
 /// 8192 --widest 16 --seed 5`, then `--load 1.2`).
 fn workload() -> Workload {
-    let w = generate(&ModelParams {
-        jobs: 12_000,
-        procs: 8192,
-        seed: 5,
-        widest: Some(16),
-        users: None,
-    })
-    .expect("model");
-    scale_load_by_arrivals(&w, 1.2).expect("load")
+    model_at_load(12_000, 8192, Some(16), 1.2, 5)
 }
 
 /// FNV-1a over every job's start and end: equal digests, equal schedules.
@@ -116,15 +108,7 @@ fn peak_running(o: &Outcome) -> usize {
 fn thousands_of_running_jobs_keep_every_admission_schedule() {
     use goalc::policy::admission::{AdmissionSpec, Algorithm, Heuristic};
     use goalc::run::deadlines::{synthesize, DeadlineSpec};
-    let w = generate(&ModelParams {
-        jobs: 6_000,
-        procs: 4096,
-        seed: 5,
-        widest: Some(16),
-        users: None,
-    })
-    .expect("model");
-    let w = scale_load_by_arrivals(&w, 2.0).expect("load");
+    let w = model_at_load(6_000, 4096, Some(16), 2.0, 5);
     // Most jobs with the artificial deadline, which inexact estimates
     // can meet: admitted jobs then end early and reservations move.
     let spec = DeadlineSpec {

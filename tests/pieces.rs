@@ -5,27 +5,13 @@
 //! meet, or the test would only check that a whole run equals itself.
 
 mod common;
-use common::reference_traces;
+use common::{model_at_load as model, reference_traces};
 use goalc::policy::fairshare::Decay;
 use goalc::policy::{all_baselines, Dispatch, Order, PolicySpec};
 use goalc::sim::{simulate, simulate_cut_at, simulate_in_pieces, Policy, SimOptions};
-use goalc::workload::model::{generate, ModelParams};
 use goalc::workload::swf::{read_path, ReadOptions};
-use goalc::workload::transform::scale_load_by_arrivals;
 use goalc::workload::Workload;
 use rayon::prelude::*;
-
-fn model(jobs: usize, procs: u32, widest: Option<u32>, load: f64, seed: u64) -> Workload {
-    let w = generate(&ModelParams {
-        jobs,
-        procs,
-        seed,
-        widest,
-        users: None,
-    })
-    .expect("model");
-    scale_load_by_arrivals(&w, load).expect("load")
-}
 
 /// Cuts at the given fractions of the jobs, each moved to a new submit time.
 fn cuts(w: &Workload, fractions: &[f64]) -> Vec<usize> {

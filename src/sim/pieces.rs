@@ -111,12 +111,7 @@ pub fn simulate_in_pieces(
     policies: &mut [Box<dyn Policy>],
     opts: SimOptions,
 ) -> Result<Outcome, SimError> {
-    check_horizon(workload)?;
-    let eligible = eligible(workload, policies, opts);
-    let Some((first, rest)) = policies.split_first_mut() else {
-        panic!("simulate_in_pieces needs a policy");
-    };
-    let mut sim = Sim::new(workload, first.as_mut(), opts);
+    let (mut sim, rest, eligible) = first_piece(workload, policies, opts)?;
     if !eligible || rest.is_empty() {
         return sim.run();
     }
@@ -174,12 +169,7 @@ fn cut_at(
     at: &[usize],
     digests_match: fn(u64, u64) -> bool,
 ) -> Result<CutRun, SimError> {
-    check_horizon(workload)?;
-    let eligible = eligible(workload, policies, opts);
-    let Some((first, rest)) = policies.split_first_mut() else {
-        panic!("simulate_cut_at needs a policy");
-    };
-    let sim = Sim::new(workload, first.as_mut(), opts);
+    let (sim, rest, eligible) = first_piece(workload, policies, opts)?;
     let jobs = &workload.jobs;
     let cuts: Vec<usize> = std::iter::once(0).chain(at.iter().copied()).collect();
     let well_cut = cuts.windows(2).all(|w| w[0] < w[1])
@@ -191,6 +181,23 @@ fn cut_at(
         return Ok(CutRun { outcome, pieces: 1 });
     }
     run_cut(sim, &mut rest[..at.len()], &cuts, digests_match, true)
+}
+
+/// The simulation of the first piece, from job 0 on `policies[0]`, the
+/// policies left for the other pieces, and whether the run may be cut.
+type FirstPiece<'w, 'p> = (Sim<'w, 'p>, &'p mut [Box<dyn Policy>], bool);
+
+fn first_piece<'w, 'p>(
+    workload: &'w Workload,
+    policies: &'p mut [Box<dyn Policy>],
+    opts: SimOptions,
+) -> Result<FirstPiece<'w, 'p>, SimError> {
+    check_horizon(workload)?;
+    let eligible = eligible(workload, policies, opts);
+    let Some((first, rest)) = policies.split_first_mut() else {
+        panic!("a run in pieces needs a policy");
+    };
+    Ok((Sim::new(workload, first.as_mut(), opts), rest, eligible))
 }
 
 /// Runs `sim`, made at job 0 and run up to before the first cut, as the

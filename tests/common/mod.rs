@@ -3,10 +3,32 @@
 
 use goalc::policy::PolicySpec;
 use goalc::sim::{simulate, Outcome, SimOptions};
+use goalc::workload::model::{generate, ModelParams};
+use goalc::workload::transform::scale_load_by_arrivals;
 use goalc::workload::{swf, Job, SwfHeader, SwfRecord, Time, Workload};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+
+/// `jobs` jobs of the built-in model on `procs` processors (sizes as for
+/// `widest` when given), arrivals scaled to offered load `load`.
+pub fn model_at_load(
+    jobs: usize,
+    procs: u32,
+    widest: Option<u32>,
+    load: f64,
+    seed: u64,
+) -> Workload {
+    let w = generate(&ModelParams {
+        jobs,
+        procs,
+        seed,
+        widest,
+        users: None,
+    })
+    .expect("model");
+    scale_load_by_arrivals(&w, load).expect("load")
+}
 
 /// A tiny workload from (submit, runtime, estimate, procs) tuples; job
 /// numbers are 1, 2, ... in the order given.
