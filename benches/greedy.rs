@@ -31,7 +31,14 @@ fn scaled_ctc() -> Option<Workload> {
     if !path.exists() {
         return None;
     }
-    let w = read_path(&path, &ReadOptions { procs: Some(430) }).expect("trace");
+    let w = read_path(
+        &path,
+        &ReadOptions {
+            procs: Some(430),
+            ..ReadOptions::default()
+        },
+    )
+    .expect("trace");
     Some(
         scale_to_machine(&w, &ScaleSpec::new(1024))
             .expect("scaling")

@@ -237,7 +237,13 @@ impl WorkloadPlan {
     /// Reads a trace, or generates the model workload when there is none.
     pub fn source(&self, trace: Option<&Path>) -> Result<Workload, RunError> {
         match trace {
-            Some(path) => Ok(swf::read_path(path, &ReadOptions { procs: self.procs })?),
+            Some(path) => {
+                let opts = ReadOptions {
+                    procs: self.procs,
+                    threads: super::parallel::cores_for_one_run(),
+                };
+                Ok(swf::read_path(path, &opts)?)
+            }
             None => {
                 if self.procs.is_some() {
                     return Err(RunError::Invalid(

@@ -6,13 +6,18 @@
 //! plus `parse`, because traces of a million jobs must load in well under a
 //! second; the scanner still checks every field and names the first bad one.
 
-use super::{DropReason, Dropped, Job, Time, Workload, MAX_TIME};
+use super::{DropReason, Job, Time, Workload, MAX_TIME};
 use flate2::read::MultiGzDecoder;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
+mod reader;
 mod scan;
+mod shared;
+
+use reader::Reader;
+use shared::{Piece, Queue};
 
 /// Names of the 18 SWF fields, 1-based in messages.
 pub const FIELD_NAMES: [&str; 18] = [
@@ -157,11 +162,43 @@ pub enum SwfError {
     Trace { path: PathBuf, message: String },
 }
 
+impl SwfError {
+    /// The error of a line counted from `from`, counted from `to` instead.
+    fn renumbered(self, from: usize, to: usize) -> SwfError {
+        match self {
+            SwfError::Field {
+                path,
+                line,
+                field,
+                message,
+            } => SwfError::Field {
+                path,
+                line: line - from + to,
+                field,
+                message,
+            },
+            SwfError::Line {
+                path,
+                line,
+                message,
+            } => SwfError::Line {
+                path,
+                line: line - from + to,
+                message,
+            },
+            other => other,
+        }
+    }
+}
+
 /// How to read a trace.
 #[derive(Debug, Clone, Default)]
 pub struct ReadOptions {
     /// Machine size to use instead of the header's MaxProcs/MaxNodes.
     pub procs: Option<u32>,
+    /// Threads that may read the text at once; 0 or 1 reads it on the
+    /// calling thread (a gzip file is inflated on a second either way).
+    pub threads: usize,
 }
 
 /// Reads a `.swf` or `.swf.gz` file (gzip is recognised by its magic bytes,
@@ -175,70 +212,76 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
     if !raw.starts_with(&[0x1f, 0x8b]) {
         return parse(&raw, path, &name, opts);
     }
-    // Decompressing takes about as long as reading the text, so a second
-    // thread inflates the next piece while this one reads the lines of the
-    // last: a piece at a time, the text is never whole in memory either.
-    let mut reader = Reader::new(gzip_size_hint(&raw));
+    // Inflating takes about half as long as reading the text, so a second
+    // thread inflates while this one reads what it has handed over, and
+    // then reads the rest from the other end (see `shared`).
+    let size = gzip_size_hint(&raw);
+    let mut reader = Reader::new(size);
+    // It reads less than half, whatever is left once it has inflated all.
+    let helper = Reader::new(size / 4);
+    let queue = Queue::<Vec<u8>>::new();
     std::thread::scope(|scope| {
-        let (pieces, inflated) = std::sync::mpsc::sync_channel::<io::Result<Vec<u8>>>(4);
-        // Read pieces go back to be filled again: a handful of buffers in
-        // all, so the text costs no fresh pages (and no zeroing) per piece.
-        let (give_back, returned) = std::sync::mpsc::channel::<Vec<u8>>();
-        let io_err = |source| SwfError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
+        let inflating = std::thread::Builder::new().spawn_scoped(scope, || {
+            inflate(&raw, &queue);
+            shared::help(&queue, helper, path)
+        });
         // Without a thread to inflate (the system refused one) there is no
         // text either: an error, not an empty trace.
-        let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-            let mut gz = MultiGzDecoder::new(&raw[..]);
-            loop {
-                let mut piece = returned.try_recv().unwrap_or_default();
-                piece.resize(PIECE, 0);
-                let mut filled = 0;
-                while filled < PIECE {
-                    match gz.read(&mut piece[filled..]) {
-                        Ok(0) => break,
-                        Ok(n) => filled += n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) => {
-                            let _ = pieces.send(Err(e));
-                            return;
-                        }
-                    }
-                }
-                if filled == 0 {
-                    return;
-                }
-                piece.truncate(filled);
-                // A send fails when the reader has given up.
-                if pieces.send(Ok(piece)).is_err() {
-                    return;
-                }
-            }
-        });
-        spawned.map_err(io_err)?;
-        // A line split between pieces is put together in `partial`.
-        let mut partial = Vec::new();
-        for piece in inflated {
-            let piece = piece.map_err(io_err)?;
-            match memchr::memchr(b'\n', &piece) {
-                None => partial.extend_from_slice(&piece),
-                Some(first) => {
-                    let last = memchr::memrchr(b'\n', &piece).unwrap_or(first);
-                    partial.extend_from_slice(&piece[..=first]);
-                    reader.lines(&partial, path)?;
-                    reader.lines(&piece[first + 1..=last], path)?;
-                    partial.clear();
-                    partial.extend_from_slice(&piece[last + 1..]);
-                }
-            }
-            // Fails only once the inflating thread is done.
-            let _ = give_back.send(piece);
-        }
-        reader.last_line(&partial, path)
+        let inflating = inflating.map_err(|source| SwfError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        shared::read_front(&queue, &mut reader, path, || vec![shared::join(inflating)])
     })?;
     reader.finish(path, &name, opts)
+}
+
+/// Inflates the gzip stream `raw` into `queue`, in pieces of whole lines
+/// (a line longer than a piece makes that piece longer), then closes it.
+fn inflate(raw: &[u8], queue: &Queue<Vec<u8>>) {
+    let mut gz = MultiGzDecoder::new(raw);
+    // The end of the last piece after its last newline, begun again.
+    let mut partial = Vec::new();
+    loop {
+        // Read pieces come back to be filled again, so the text costs no
+        // fresh pages (and no zeroing) for each.
+        let mut piece = queue.spare().unwrap_or_default();
+        piece.clear();
+        piece.extend_from_slice(&partial);
+        let from = piece.len();
+        piece.resize(from + PIECE, 0);
+        let mut filled = from;
+        while filled < piece.len() {
+            match gz.read(&mut piece[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return queue.close(Some(e)),
+            }
+        }
+        piece.truncate(filled);
+        if filled == from {
+            // The end: what follows the last newline is the last line.
+            queue.push(Piece {
+                text: piece,
+                last: true,
+            });
+            return queue.close(None);
+        }
+        partial.clear();
+        match memchr::memrchr(b'\n', &piece[from..]) {
+            Some(at) => {
+                partial.extend_from_slice(&piece[from + at + 1..]);
+                piece.truncate(from + at + 1);
+                queue.push(Piece {
+                    text: piece,
+                    last: false,
+                });
+            }
+            // No newline yet: the piece goes on.
+            None => partial = piece,
+        }
+    }
 }
 
 /// Bytes of decompressed text handed from the inflating thread at a time:
@@ -271,141 +314,8 @@ pub fn parse(
     name: &str,
     opts: &ReadOptions,
 ) -> Result<Workload, SwfError> {
-    let mut reader = Reader::new(text.len());
-    let last = memchr::memrchr(b'\n', text).map_or(0, |at| at + 1);
-    reader.lines(&text[..last], path)?;
-    reader.last_line(&text[last..], path)?;
-    reader.finish(path, name, opts)
-}
-
-/// A trace read line by line, in as many pieces of text as it comes in.
-struct Reader {
-    header_lines: Vec<String>,
-    dropped: Dropped,
-    jobs: Vec<Job>,
-    /// Job number and line of every record, for the duplicate check.
-    numbers: Vec<(i64, usize)>,
-    /// Lines read so far.
-    lines: usize,
-    /// Processors of the widest job.
-    widest: u32,
-    /// Whether the jobs came in submit order (ties by number).
-    in_order: bool,
-}
-
-impl Reader {
-    /// A reader for about `text_len` bytes of text.
-    fn new(text_len: usize) -> Self {
-        // Jobs go straight into their final vector (no intermediate record
-        // list: a million-job trace must load in well under a second).
-        Reader {
-            header_lines: Vec::new(),
-            dropped: Dropped::default(),
-            jobs: Vec::with_capacity(text_len / 64),
-            numbers: Vec::with_capacity(text_len / 64),
-            lines: 0,
-            widest: 0,
-            in_order: true,
-        }
-    }
-
-    /// Reads `text`, whole lines each ending in a newline.
-    fn lines(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
-        let mut start = 0;
-        for end in memchr::memchr_iter(b'\n', text) {
-            self.line(text, start, end, path)?;
-            start = end + 1;
-        }
-        Ok(())
-    }
-
-    /// Reads the text after the last newline (if any) as the last line.
-    fn last_line(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
-        self.line(text, 0, text.len(), path)
-    }
-
-    /// Reads the line `text[line_start..line_end]` (newline excluded); the
-    /// bytes after it may be read but never count.
-    fn line(
-        &mut self,
-        text: &[u8],
-        line_start: usize,
-        line_end: usize,
-        path: &Path,
-    ) -> Result<(), SwfError> {
-        self.lines += 1;
-        let (mut start, mut end) = (line_start, line_end);
-        while start < end && text[start].is_ascii_whitespace() {
-            start += 1;
-        }
-        while end > start && text[end - 1].is_ascii_whitespace() {
-            end -= 1;
-        }
-        if start == end {
-            return Ok(());
-        }
-        if text[start] == b';' {
-            self.header_lines.push(
-                String::from_utf8_lossy(&text[start + 1..line_end])
-                    .trim_end()
-                    .to_string(),
-            );
-            return Ok(());
-        }
-        let record = parse_record(text, start, end, path, self.lines)?;
-        self.numbers.push((record.job_number, self.lines));
-        // The width check waits until the header has given the machine size.
-        match job_from_record(&record, u32::MAX) {
-            Ok(job) => {
-                self.widest = self.widest.max(job.procs);
-                if let Some(last) = self.jobs.last() {
-                    self.in_order &= (last.submit, last.number) <= (job.submit, job.number);
-                }
-                self.jobs.push(job);
-            }
-            Err(reason) => self.dropped.add(reason),
-        }
-        Ok(())
-    }
-
-    /// The workload, once every line is read.
-    fn finish(mut self, path: &Path, name: &str, opts: &ReadOptions) -> Result<Workload, SwfError> {
-        if let Some((number, line, first)) = first_duplicate(&mut self.numbers) {
-            return Err(SwfError::Field {
-                path: path.to_path_buf(),
-                line,
-                field: 1,
-                message: format!("job number {number} already used on line {first}"),
-            });
-        }
-        let header = SwfHeader::from_lines(self.header_lines);
-        let Some(procs) = opts.procs.or(header.max_procs).or(header.max_nodes) else {
-            return Err(SwfError::Trace {
-                path: path.to_path_buf(),
-                message: "no `MaxProcs` or `MaxNodes` in the header, so the machine size is \
-                          unknown (give it with --procs)"
-                    .into(),
-            });
-        };
-        let mut jobs = self.jobs;
-        let mut dropped = self.dropped;
-        // One more pass over the jobs only when one is too wide.
-        if self.widest > procs {
-            let before = jobs.len();
-            jobs.retain(|j| j.procs <= procs);
-            for _ in jobs.len()..before {
-                dropped.add(DropReason::TooWide);
-            }
-        }
-        // Dropping wide jobs keeps the rest in order.
-        let mut w = if self.in_order {
-            Workload::in_order(name, procs, header, jobs)
-        } else {
-            Workload::new(name, procs, header, jobs)
-        };
-        w.dropped = dropped;
-        Ok(w)
-    }
+    let size = shared::piece_size(text.len(), opts.threads);
+    shared::read_plain(text, size, opts.threads, path)?.finish(path, name, opts)
 }
 
 /// The simulator's view of one record, or why it cannot run.
@@ -449,71 +359,6 @@ pub fn job_from_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropRea
         follows: None,
         speedup: None,
         swf: *r,
-    })
-}
-
-/// The earliest repeated job number as (number, line, line of first use).
-/// Archive traces number jobs in increasing order, which is checked in one
-/// pass; only otherwise are the numbers sorted.
-fn first_duplicate(numbers: &mut [(i64, usize)]) -> Option<(i64, usize, usize)> {
-    if numbers.windows(2).all(|w| w[0].0 < w[1].0) {
-        return None;
-    }
-    numbers.sort_unstable();
-    numbers
-        .windows(2)
-        .filter(|w| w[0].0 == w[1].0)
-        .map(|w| (w[0].0, w[1].1, w[0].1))
-        .min_by_key(|&(_, line, _)| line)
-}
-
-/// The record on `text[start..end]` (a line without leading and trailing
-/// whitespace), or the error naming the line and field.
-fn parse_record(
-    text: &[u8],
-    start: usize,
-    end: usize,
-    path: &Path,
-    line: usize,
-) -> Result<SwfRecord, SwfError> {
-    use scan::{Bad, LineError};
-    scan::record(text, start, end).map_err(|e| match e {
-        LineError::Missing { found } => SwfError::Line {
-            path: path.to_path_buf(),
-            line,
-            message: format!(
-                "{found} fields, expected 18 (missing field {}, {})",
-                found + 1,
-                FIELD_NAMES[found]
-            ),
-        },
-        LineError::Extra { start, end } => SwfError::Line {
-            path: path.to_path_buf(),
-            line,
-            message: format!(
-                "more than 18 fields (extra `{}`)",
-                String::from_utf8_lossy(&text[start..end])
-            ),
-        },
-        LineError::Bad {
-            field,
-            start,
-            end,
-            why,
-        } => {
-            let what = match why {
-                Bad::NotInteger => "not an integer".to_string(),
-                Bad::NotNumber => "not a number".to_string(),
-                Bad::TooLarge => format!("above {MAX_TIME}, the largest time goalc accepts"),
-                Bad::TooSmall => format!("below -{MAX_TIME}, the smallest time goalc accepts"),
-            };
-            SwfError::Field {
-                path: path.to_path_buf(),
-                line,
-                field,
-                message: format!("`{}` is {what}", String::from_utf8_lossy(&text[start..end])),
-            }
-        }
     })
 }
 

@@ -1,0 +1,297 @@
+//! One trace's text read line by line into jobs, in as many pieces as it
+//! comes in; readers of separate pieces are appended in file order.
+
+use super::{job_from_record, scan, SwfError, SwfHeader, SwfRecord, FIELD_NAMES};
+use crate::workload::{DropReason, Dropped, Job, Workload, MAX_TIME};
+use std::path::Path;
+
+use super::ReadOptions;
+
+/// A trace read line by line, in as many pieces of text as it comes in.
+pub(super) struct Reader {
+    header_lines: Vec<String>,
+    dropped: Dropped,
+    jobs: Vec<Job>,
+    /// Job number and line of every record, for the duplicate check.
+    numbers: Vec<(i64, usize)>,
+    /// Lines read so far.
+    lines: usize,
+    /// Processors of the widest job.
+    widest: u32,
+    /// Whether the jobs came in submit order (ties by number); only
+    /// within pieces for a reader given them out of order (see `marks`).
+    in_order: bool,
+    /// For a reader given pieces out of order, where each begins.
+    marks: Vec<Mark>,
+    /// The first job of the piece being read: the order is checked from it.
+    piece_jobs: usize,
+}
+
+/// Where a piece's lines begin in a reader's vectors.
+#[derive(Debug, Clone, Copy)]
+struct Mark {
+    /// The piece's number in the text.
+    index: usize,
+    jobs: usize,
+    numbers: usize,
+    headers: usize,
+    lines: usize,
+}
+
+impl Reader {
+    /// A reader for about `text_len` bytes of text.
+    pub fn new(text_len: usize) -> Self {
+        // Jobs go straight into their final vector (no intermediate record
+        // list: a million-job trace must load in well under a second).
+        Reader {
+            header_lines: Vec::new(),
+            dropped: Dropped::default(),
+            jobs: Vec::with_capacity(text_len / 64),
+            numbers: Vec::with_capacity(text_len / 64),
+            lines: 0,
+            widest: 0,
+            in_order: true,
+            marks: Vec::new(),
+            piece_jobs: 0,
+        }
+    }
+
+    /// Reads `text`, whole lines each ending in a newline.
+    pub fn lines(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
+        let mut start = 0;
+        for end in memchr::memchr_iter(b'\n', text) {
+            self.line(text, start, end, path)?;
+            start = end + 1;
+        }
+        Ok(())
+    }
+
+    /// Reads the text after the last newline (if any) as the last line.
+    pub fn last_line(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
+        self.line(text, 0, text.len(), path)
+    }
+
+    /// Reads the line `text[line_start..line_end]` (newline excluded); the
+    /// bytes after it may be read but never count.
+    fn line(
+        &mut self,
+        text: &[u8],
+        line_start: usize,
+        line_end: usize,
+        path: &Path,
+    ) -> Result<(), SwfError> {
+        self.lines += 1;
+        let (mut start, mut end) = (line_start, line_end);
+        while start < end && text[start].is_ascii_whitespace() {
+            start += 1;
+        }
+        while end > start && text[end - 1].is_ascii_whitespace() {
+            end -= 1;
+        }
+        if start == end {
+            return Ok(());
+        }
+        if text[start] == b';' {
+            self.header_lines.push(
+                String::from_utf8_lossy(&text[start + 1..line_end])
+                    .trim_end()
+                    .to_string(),
+            );
+            return Ok(());
+        }
+        let record = parse_record(text, start, end, path, self.lines)?;
+        self.numbers.push((record.job_number, self.lines));
+        // The width check waits until the header has given the machine size.
+        match job_from_record(&record, u32::MAX) {
+            Ok(job) => {
+                self.widest = self.widest.max(job.procs);
+                if self.jobs.len() > self.piece_jobs {
+                    let last = &self.jobs[self.jobs.len() - 1];
+                    self.in_order &= (last.submit, last.number) <= (job.submit, job.number);
+                }
+                self.jobs.push(job);
+            }
+            Err(reason) => self.dropped.add(reason),
+        }
+        Ok(())
+    }
+
+    /// Reads a piece of whole lines, or, when it is the text's `last`, lines
+    /// of which the last may lack its newline.
+    pub fn piece(&mut self, text: &[u8], last: bool, path: &Path) -> Result<(), SwfError> {
+        if !last {
+            return self.lines(text, path);
+        }
+        let end = memchr::memrchr(b'\n', text).map_or(0, |at| at + 1);
+        self.lines(&text[..end], path)?;
+        self.last_line(&text[end..], path)
+    }
+
+    /// Lines read so far.
+    pub fn line_count(&self) -> usize {
+        self.lines
+    }
+
+    /// Begins piece `index` of the text, read after pieces that may come
+    /// later in the text: [`Reader::append_piece`] puts it in its place.
+    pub fn begin_piece(&mut self, index: usize) {
+        self.marks.push(Mark {
+            index,
+            jobs: self.jobs.len(),
+            numbers: self.numbers.len(),
+            headers: self.header_lines.len(),
+            lines: self.lines,
+        });
+        self.piece_jobs = self.jobs.len();
+    }
+
+    /// The number in the text of each piece begun, by its order here.
+    pub fn pieces(&self) -> impl Iterator<Item = usize> + '_ {
+        self.marks.iter().map(|m| m.index)
+    }
+
+    /// Takes in the `k`th piece begun in `other`, the piece of the text
+    /// right after what this reader has read.
+    pub fn append_piece(&mut self, other: &Reader, k: usize) {
+        let from = other.marks[k];
+        let to = other.marks.get(k + 1).copied().unwrap_or(Mark {
+            index: from.index,
+            jobs: other.jobs.len(),
+            numbers: other.numbers.len(),
+            headers: other.header_lines.len(),
+            lines: other.lines,
+        });
+        let jobs = &other.jobs[from.jobs..to.jobs];
+        if let (Some(last), Some(first)) = (self.jobs.last(), jobs.first()) {
+            self.in_order &= (last.submit, last.number) <= (first.submit, first.number);
+        }
+        self.jobs.extend_from_slice(jobs);
+        let lines = self.lines;
+        self.numbers.extend(
+            other.numbers[from.numbers..to.numbers]
+                .iter()
+                .map(|&(number, line)| (number, line - from.lines + lines)),
+        );
+        self.header_lines
+            .extend_from_slice(&other.header_lines[from.headers..to.headers]);
+        self.lines += to.lines - from.lines;
+    }
+
+    /// Takes in what `other`'s pieces, all appended now, counted as a whole.
+    pub fn append_counts(&mut self, other: &Reader) {
+        self.in_order &= other.in_order;
+        for (&reason, &n) in &other.dropped.0 {
+            *self.dropped.0.entry(reason).or_insert(0) += n;
+        }
+        self.widest = self.widest.max(other.widest);
+    }
+
+    /// The workload, once every line is read.
+    pub fn finish(
+        mut self,
+        path: &Path,
+        name: &str,
+        opts: &ReadOptions,
+    ) -> Result<Workload, SwfError> {
+        if let Some((number, line, first)) = first_duplicate(&mut self.numbers) {
+            return Err(SwfError::Field {
+                path: path.to_path_buf(),
+                line,
+                field: 1,
+                message: format!("job number {number} already used on line {first}"),
+            });
+        }
+        let header = SwfHeader::from_lines(self.header_lines);
+        let Some(procs) = opts.procs.or(header.max_procs).or(header.max_nodes) else {
+            return Err(SwfError::Trace {
+                path: path.to_path_buf(),
+                message: "no `MaxProcs` or `MaxNodes` in the header, so the machine size is \
+                          unknown (give it with --procs)"
+                    .into(),
+            });
+        };
+        let mut jobs = self.jobs;
+        let mut dropped = self.dropped;
+        // One more pass over the jobs only when one is too wide.
+        if self.widest > procs {
+            let before = jobs.len();
+            jobs.retain(|j| j.procs <= procs);
+            for _ in jobs.len()..before {
+                dropped.add(DropReason::TooWide);
+            }
+        }
+        // Dropping wide jobs keeps the rest in order.
+        let mut w = if self.in_order {
+            Workload::in_order(name, procs, header, jobs)
+        } else {
+            Workload::new(name, procs, header, jobs)
+        };
+        w.dropped = dropped;
+        Ok(w)
+    }
+}
+
+/// The earliest repeated job number as (number, line, line of first use).
+/// Archive traces number jobs in increasing order, which is checked in one
+/// pass; only otherwise are the numbers sorted.
+fn first_duplicate(numbers: &mut [(i64, usize)]) -> Option<(i64, usize, usize)> {
+    if numbers.windows(2).all(|w| w[0].0 < w[1].0) {
+        return None;
+    }
+    numbers.sort_unstable();
+    numbers
+        .windows(2)
+        .filter(|w| w[0].0 == w[1].0)
+        .map(|w| (w[0].0, w[1].1, w[0].1))
+        .min_by_key(|&(_, line, _)| line)
+}
+
+/// The record on `text[start..end]` (a line without leading and trailing
+/// whitespace), or the error naming the line and field.
+fn parse_record(
+    text: &[u8],
+    start: usize,
+    end: usize,
+    path: &Path,
+    line: usize,
+) -> Result<SwfRecord, SwfError> {
+    use scan::{Bad, LineError};
+    scan::record(text, start, end).map_err(|e| match e {
+        LineError::Missing { found } => SwfError::Line {
+            path: path.to_path_buf(),
+            line,
+            message: format!(
+                "{found} fields, expected 18 (missing field {}, {})",
+                found + 1,
+                FIELD_NAMES[found]
+            ),
+        },
+        LineError::Extra { start, end } => SwfError::Line {
+            path: path.to_path_buf(),
+            line,
+            message: format!(
+                "more than 18 fields (extra `{}`)",
+                String::from_utf8_lossy(&text[start..end])
+            ),
+        },
+        LineError::Bad {
+            field,
+            start,
+            end,
+            why,
+        } => {
+            let what = match why {
+                Bad::NotInteger => "not an integer".to_string(),
+                Bad::NotNumber => "not a number".to_string(),
+                Bad::TooLarge => format!("above {MAX_TIME}, the largest time goalc accepts"),
+                Bad::TooSmall => format!("below -{MAX_TIME}, the smallest time goalc accepts"),
+            };
+            SwfError::Field {
+                path: path.to_path_buf(),
+                line,
+                field,
+                message: format!("`{}` is {what}", String::from_utf8_lossy(&text[start..end])),
+            }
+        }
+    })
+}
