@@ -29,6 +29,10 @@ impl Policy for NoBackfill {
         self.rank.forgets()
     }
 
+    fn reads_running(&self) -> bool {
+        false
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         if epoch.state.waiting.is_empty() || epoch.free() == 0 {
             return;

@@ -91,6 +91,16 @@ pub trait Policy: Send {
         true
     }
 
+    /// Whether the policy reads [`State::running`] after its first epoch.
+    /// One that keeps what it needs of the running jobs itself (from its
+    /// starts and the finished jobs) says no: the core then leaves the set
+    /// empty, per instant, instead of keeping it sorted at O(log n) a start
+    /// and an end. (Builds with debug assertions keep it anyway, for the
+    /// policies' checks of what they keep.) Asked once, before the run.
+    fn reads_running(&self) -> bool {
+        true
+    }
+
     /// Whether, at an instant when no job waits, everything the policy
     /// decides from then on follows from the core's state alone (the jobs
     /// running, with their starts, and the jobs still to come): it keeps
@@ -158,7 +168,8 @@ pub struct State<'a> {
     pub waiting: &'a [JobIdx],
     /// Running jobs sorted by expected end (then job index). A set, not a
     /// vector: with thousands running, each start and end costs O(log n)
-    /// instead of moving the rest of the list.
+    /// instead of moving the rest of the list. Empty for a policy that
+    /// does not read it (see [`Policy::reads_running`]).
     pub running: &'a BTreeSet<Running>,
     /// Jobs admitted for this epoch, in arrival order: all of this
     /// instant's, or per event the one job of this submission (none if it
@@ -488,8 +499,12 @@ struct Board {
     waiting_count: usize,
     /// Whether `waiting` is kept (see [`Policy::reads_waiting`]).
     list_waiting: bool,
-    /// Running jobs sorted by expected end (then job index).
+    /// Running jobs sorted by expected end (then job index); empty unless
+    /// `list_running`.
     running: BTreeSet<Running>,
+    /// Whether `running` is kept: the policy reads it, or the per-event
+    /// modes need it (see [`Policy::reads_running`]).
+    list_running: bool,
     /// Jobs admitted for this epoch.
     arrived: Vec<JobIdx>,
     /// Jobs finished for this epoch.
@@ -628,6 +643,8 @@ impl<'w, 'p> Sim<'w, 'p> {
             .collect();
         let successor = successors(workload);
         let list_waiting = policy.reads_waiting();
+        let list_running =
+            policy.reads_running() || !opts.events.is_per_instant() || cfg!(debug_assertions);
         let name = policy.name();
         let mut sim = Sim {
             workload,
@@ -642,6 +659,7 @@ impl<'w, 'p> Sim<'w, 'p> {
                 waiting_from: 0,
                 waiting_count: 0,
                 list_waiting,
+                list_running,
                 running: BTreeSet::new(),
                 arrived: Vec::new(),
                 finished: Vec::new(),
@@ -864,7 +882,9 @@ impl<'w, 'p> Sim<'w, 'p> {
         // start of the second (see `step_per_event`).
         if early || self.events.is_per_instant() {
             b.free += info.procs;
-            b.running.remove(&key);
+            if b.list_running {
+                b.running.remove(&key);
+            }
             self.running_digest = self.running_digest.wrapping_sub(running_share(job, start));
         }
         b.finished.push(Finished { job, start, early });
@@ -984,7 +1004,9 @@ impl<'w, 'p> Sim<'w, 'p> {
                 job,
                 start: now,
             };
-            b.running.insert(r);
+            if b.list_running {
+                b.running.insert(r);
+            }
             self.running_digest = self.running_digest.wrapping_add(running_share(job, now));
             // Job indices and start counts fit in 32 bits (JobIdx is u32).
             let order = match self.events {

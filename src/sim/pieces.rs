@@ -458,21 +458,24 @@ fn join<'w, 'p>(first: Ended<'w, 'p>, later: Vec<Ended<'w, 'p>>) -> Result<CutRu
 }
 
 /// Whether `sim`, paused at `now`, runs the same jobs from the same starts
-/// as `next` did at the end of `now` (read from its runs: the jobs it had
-/// by then all started, since none waited).
+/// as `next` did at the end of `now`. Both are read from the runs (the core
+/// keeps no running set for most policies): the jobs each had by then all
+/// started, since none waited, and those running are those not ended.
 fn same_running(sim: &Sim<'_, '_>, next: &Sim<'_, '_>, now: Time) -> bool {
-    let mut mine: Vec<(JobIdx, Time)> =
-        sim.board.running.iter().map(|r| (r.job, r.start)).collect();
-    mine.sort_unstable();
     let upto = sim.next_arrival;
-    let theirs = next.runs[..upto]
-        .iter()
-        .enumerate()
-        .filter_map(|(j, r)| match r {
-            Some(Run { start, end }) if *start <= now && *end > now => Some((j as JobIdx, *start)),
-            _ => None,
-        });
-    mine.iter().copied().eq(theirs)
+    let running = |runs: &[Option<Run>]| {
+        runs[..upto]
+            .iter()
+            .enumerate()
+            .filter_map(move |(j, r)| match r {
+                Some(Run { start, end }) if *start <= now && *end > now => {
+                    Some((j as JobIdx, *start))
+                }
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    running(&sim.runs) == running(&next.runs)
 }
 
 impl Sim<'_, '_> {

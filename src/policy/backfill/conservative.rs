@@ -55,6 +55,12 @@ impl Policy for Conservative {
         self.rank.forgets()
     }
 
+    fn reads_running(&self) -> bool {
+        // The kept profile holds the running jobs: each reservation's hold
+        // stays in it when the job starts, and early ends give back the rest.
+        false
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         // Copy the slices out so the epoch stays free for decisions.
         let (now, procs) = (epoch.state.now, epoch.state.procs);

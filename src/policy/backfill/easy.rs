@@ -77,6 +77,13 @@ impl Policy for Easy {
         self.own_queue.is_none()
     }
 
+    fn reads_running(&self) -> bool {
+        // The ends and the profile follow the running jobs from this
+        // policy's starts and the finished jobs; they read the set only at
+        // their first sync, when nothing runs yet.
+        false
+    }
+
     fn forgets_with_empty_queue(&self) -> bool {
         // Reservations are planned afresh at every epoch; the profile and
         // the ends follow the running jobs.

@@ -30,6 +30,10 @@ impl Policy for NoGuarantee {
         self.rank.forgets()
     }
 
+    fn reads_running(&self) -> bool {
+        false
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         if epoch.state.waiting.is_empty() || epoch.free() == 0 {
             return;
