@@ -222,7 +222,11 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
     let queue = Queue::<Vec<u8>>::new();
     std::thread::scope(|scope| {
         let inflating = std::thread::Builder::new().spawn_scoped(scope, || {
+            // Should inflating panic, the reader must not wait for pieces
+            // that will never come: the panic reaches it at the join.
+            let closing = queue.closing();
             inflate(&raw, &queue);
+            drop(closing);
             shared::help(&queue, helper, path)
         });
         // Without a thread to inflate (the system refused one) there is no
@@ -247,39 +251,39 @@ fn inflate(raw: &[u8], queue: &Queue<Vec<u8>>) {
         // fresh pages (and no zeroing) for each.
         let mut piece = queue.spare().unwrap_or_default();
         piece.clear();
-        piece.extend_from_slice(&partial);
-        let from = piece.len();
-        piece.resize(from + PIECE, 0);
-        let mut filled = from;
-        while filled < piece.len() {
-            match gz.read(&mut piece[filled..]) {
-                Ok(0) => break,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return queue.close(Some(e)),
+        piece.append(&mut partial);
+        loop {
+            let from = piece.len();
+            piece.resize(from + PIECE, 0);
+            let mut filled = from;
+            while filled < piece.len() {
+                match gz.read(&mut piece[filled..]) {
+                    Ok(0) => break,
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return queue.close(Some(e)),
+                }
             }
-        }
-        piece.truncate(filled);
-        if filled == from {
-            // The end: what follows the last newline is the last line.
-            queue.push(Piece {
-                text: piece,
-                last: true,
-            });
-            return queue.close(None);
-        }
-        partial.clear();
-        match memchr::memrchr(b'\n', &piece[from..]) {
-            Some(at) => {
+            piece.truncate(filled);
+            if filled == from {
+                // The end: what follows the last newline is the last line.
+                queue.push(Piece {
+                    text: piece,
+                    last: true,
+                });
+                return queue.close(None);
+            }
+            // No newline yet: the piece goes on (growing, so a long line
+            // costs its length once).
+            if let Some(at) = memchr::memrchr(b'\n', &piece[from..]) {
                 partial.extend_from_slice(&piece[from + at + 1..]);
                 piece.truncate(from + at + 1);
                 queue.push(Piece {
                     text: piece,
                     last: false,
                 });
+                break;
             }
-            // No newline yet: the piece goes on.
-            None => partial = piece,
         }
     }
 }
@@ -650,6 +654,27 @@ mod tests {
         let _ = std::fs::remove_file(&gz);
         assert!(
             e.ends_with(".swf.gz:40005: field 4 (run time): `1x` is not an integer"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_gzip_line_longer_than_a_piece_is_read_whole() {
+        use flate2::write::GzEncoder;
+        let good = "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
+        // Five pieces long, one line: 19 fields and then some.
+        let long = "7 ".repeat(5 * PIECE / 2);
+        let text = format!("{HEADER}{good}{long}\n{good}");
+        let gz = std::env::temp_dir().join(format!("goalc-long-{}.swf.gz", std::process::id()));
+        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(text.as_bytes()).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        let e = read_path(&gz, &ReadOptions::default())
+            .unwrap_err()
+            .to_string();
+        let _ = std::fs::remove_file(&gz);
+        assert!(
+            e.ends_with(".swf.gz:6: more than 18 fields (extra `7`)"),
             "{e}"
         );
     }

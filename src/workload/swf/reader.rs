@@ -1,11 +1,9 @@
 //! One trace's text read line by line into jobs, in as many pieces as it
 //! comes in; readers of separate pieces are appended in file order.
 
-use super::{job_from_record, scan, SwfError, SwfHeader, SwfRecord, FIELD_NAMES};
+use super::{job_from_record, scan, ReadOptions, SwfError, SwfHeader, SwfRecord, FIELD_NAMES};
 use crate::workload::{DropReason, Dropped, Job, Workload, MAX_TIME};
 use std::path::Path;
-
-use super::ReadOptions;
 
 /// A trace read line by line, in as many pieces of text as it comes in.
 pub(super) struct Reader {
@@ -57,7 +55,7 @@ impl Reader {
     }
 
     /// Reads `text`, whole lines each ending in a newline.
-    pub fn lines(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
+    fn lines(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
         let mut start = 0;
         for end in memchr::memchr_iter(b'\n', text) {
             self.line(text, start, end, path)?;
@@ -67,7 +65,7 @@ impl Reader {
     }
 
     /// Reads the text after the last newline (if any) as the last line.
-    pub fn last_line(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
+    fn last_line(&mut self, text: &[u8], path: &Path) -> Result<(), SwfError> {
         self.line(text, 0, text.len(), path)
     }
 

@@ -78,13 +78,23 @@ impl<T> Queue<T> {
         self.more.notify_one();
     }
 
-    /// No more pieces: the text is whole, or broke off with `failed`.
+    /// No more pieces: the text is whole, or broke off with `failed`. Only
+    /// the first close counts.
     pub fn close(&self, failed: Option<io::Error>) {
         let mut s = self.lock();
+        if s.closed {
+            return;
+        }
         s.closed = true;
         s.failed = failed;
         drop(s);
         self.more.notify_all();
+    }
+
+    /// A guard that closes the queue when dropped, if nothing did before:
+    /// the text then broke off (its producer panicked).
+    pub fn closing(&self) -> Closing<'_, T> {
+        Closing(self)
     }
 
     /// The first piece left, waiting for one; `None` once all are taken.
@@ -126,6 +136,16 @@ impl<T> Queue<T> {
 
     fn failed(&self) -> Option<io::Error> {
         self.lock().failed.take()
+    }
+}
+
+/// Closes its queue when dropped (see [`Queue::closing`]).
+pub(super) struct Closing<'a, T>(&'a Queue<T>);
+
+impl<T> Drop for Closing<'_, T> {
+    fn drop(&mut self) {
+        let broke = io::Error::other("the text broke off: its reader stopped");
+        self.0.close(Some(broke));
     }
 }
 
@@ -445,6 +465,26 @@ mod tests {
             "t.swf:2003: field 1 (job number): job number 17 already used on line 19"
         );
         assert_eq!(front_then_helper(text.as_bytes(), 300, 2), Err(one.clone()));
+    }
+
+    #[test]
+    fn a_producer_that_panics_closes_the_queue() {
+        let queue = Queue::<Vec<u8>>::new();
+        std::thread::scope(|scope| {
+            let producer = scope.spawn(|| {
+                let _closing = queue.closing();
+                queue.push(Piece {
+                    text: b"1\n".to_vec(),
+                    last: false,
+                });
+                panic!("inflating failed");
+            });
+            // The piece handed over, then the end, not a wait forever.
+            assert!(queue.front().is_some());
+            assert!(queue.front().is_none());
+            assert!(producer.join().is_err());
+        });
+        assert!(queue.failed().is_some());
     }
 
     #[test]
