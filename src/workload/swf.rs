@@ -164,30 +164,11 @@ pub enum SwfError {
 
 impl SwfError {
     /// The error of a line counted from `from`, counted from `to` instead.
-    fn renumbered(self, from: usize, to: usize) -> SwfError {
-        match self {
-            SwfError::Field {
-                path,
-                line,
-                field,
-                message,
-            } => SwfError::Field {
-                path,
-                line: line - from + to,
-                field,
-                message,
-            },
-            SwfError::Line {
-                path,
-                line,
-                message,
-            } => SwfError::Line {
-                path,
-                line: line - from + to,
-                message,
-            },
-            other => other,
+    fn renumbered(mut self, from: usize, to: usize) -> SwfError {
+        if let SwfError::Field { line, .. } | SwfError::Line { line, .. } = &mut self {
+            *line = *line - from + to;
         }
+        self
     }
 }
 

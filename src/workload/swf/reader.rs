@@ -133,14 +133,19 @@ impl Reader {
     /// Begins piece `index` of the text, read after pieces that may come
     /// later in the text: [`Reader::append_piece`] puts it in its place.
     pub fn begin_piece(&mut self, index: usize) {
-        self.marks.push(Mark {
+        self.marks.push(self.mark(index));
+        self.piece_jobs = self.jobs.len();
+    }
+
+    /// Where piece `index` would begin now.
+    fn mark(&self, index: usize) -> Mark {
+        Mark {
             index,
             jobs: self.jobs.len(),
             numbers: self.numbers.len(),
             headers: self.header_lines.len(),
             lines: self.lines,
-        });
-        self.piece_jobs = self.jobs.len();
+        }
     }
 
     /// The number in the text of each piece begun, by its order here.
@@ -152,13 +157,11 @@ impl Reader {
     /// right after what this reader has read.
     pub fn append_piece(&mut self, other: &Reader, k: usize) {
         let from = other.marks[k];
-        let to = other.marks.get(k + 1).copied().unwrap_or(Mark {
-            index: from.index,
-            jobs: other.jobs.len(),
-            numbers: other.numbers.len(),
-            headers: other.header_lines.len(),
-            lines: other.lines,
-        });
+        let to = other
+            .marks
+            .get(k + 1)
+            .copied()
+            .unwrap_or_else(|| other.mark(from.index));
         let jobs = &other.jobs[from.jobs..to.jobs];
         if let (Some(last), Some(first)) = (self.jobs.last(), jobs.first()) {
             self.in_order &= (last.submit, last.number) <= (first.submit, first.number);
