@@ -7,7 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use goalc::policy::{Dispatch, Order, PolicySpec};
-use goalc::sim::{simulate, simulate_in_pieces, Policy, SimOptions};
+use goalc::sim::{simulate, simulate_in_pieces, Policy, SimOptions, PIECES_PER_CORE};
 use goalc::workload::model::{generate, ModelParams};
 use goalc::workload::swf::{read_path, write, ReadOptions};
 use goalc::workload::Workload;
@@ -43,8 +43,9 @@ fn run(w: &Workload, spec: PolicySpec) -> usize {
 /// [`run`] on every core, as `goalc simulate` runs one simulation.
 fn run_on_all_cores(w: &Workload, spec: PolicySpec) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut policies: Vec<Box<dyn Policy>> = (0..cores).map(|_| spec.build()).collect();
-    let o = simulate_in_pieces(w, &mut policies, SimOptions::default()).expect("simulation");
+    let mut policies: Vec<Box<dyn Policy>> =
+        (0..cores * PIECES_PER_CORE).map(|_| spec.build()).collect();
+    let o = simulate_in_pieces(w, &mut policies, cores, SimOptions::default()).expect("simulation");
     o.runs.len()
 }
 

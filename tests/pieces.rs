@@ -132,8 +132,8 @@ fn the_run_on_all_cores_is_the_whole_run() {
     ] {
         let opts = SimOptions::default();
         let whole = simulate(&w, spec.build().as_mut(), opts).expect("whole run");
-        let mut policies: Vec<Box<dyn Policy>> = (0..4).map(|_| spec.build()).collect();
-        let cut = simulate_in_pieces(&w, &mut policies, opts).expect("cut run");
+        let mut policies: Vec<Box<dyn Policy>> = (0..8).map(|_| spec.build()).collect();
+        let cut = simulate_in_pieces(&w, &mut policies, 2, opts).expect("cut run");
         assert_eq!(cut, whole, "{spec}");
     }
 }

@@ -15,7 +15,9 @@ use crate::policy::fairshare::Decay;
 use crate::policy::search::SearchCost;
 use crate::policy::GoalPolicy;
 use crate::report::{ExcessSummary, OwnerReport, RunReport, SearchSummary, WorkloadInfo};
-use crate::sim::{realized, simulate, simulate_in_pieces, EventMode, Outcome, SimOptions};
+use crate::sim::{
+    realized, simulate, simulate_in_pieces, EventMode, Outcome, SimOptions, PIECES_PER_CORE,
+};
 use crate::workload::groups::{self, Bands};
 use crate::workload::transform::{limit_runtime, make_moldable};
 use crate::workload::Workload;
@@ -297,12 +299,13 @@ fn run_measured(
         None => {
             let cores = cores_for_one_run();
             if cores > 1 && policy.forgets_with_empty_queue() {
-                // One object per piece of the run, each on its own core.
+                // One object per piece of the run: one on each core, and
+                // more for the pieces shared out when a core is done.
                 let mut policies = vec![policy];
-                for _ in 1..cores {
+                for _ in 1..cores * PIECES_PER_CORE {
                     policies.push(goal.build(&w)?);
                 }
-                let outcome = simulate_in_pieces(&w, &mut policies, sim);
+                let outcome = simulate_in_pieces(&w, &mut policies, cores, sim);
                 policy = policies.swap_remove(0);
                 outcome?
             } else {

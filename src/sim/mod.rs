@@ -26,7 +26,7 @@ use crate::workload::{Time, Workload};
 use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
-pub use pieces::{simulate_cut_at, simulate_in_pieces, CutRun};
+pub use pieces::{simulate_cut_at, simulate_in_pieces, CutRun, PIECES_PER_CORE};
 pub use profile::{Profile, Resume, RunsWalked};
 
 /// Index of a job in [`Workload::jobs`].

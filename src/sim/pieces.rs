@@ -22,8 +22,8 @@
 use super::{Outcome, Policy, Run, Sim, SimError, SimOptions, Workload};
 use crate::sim::{check_horizon, JobIdx};
 use crate::workload::Time;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 /// Fewest jobs per piece: below this a piece costs more in threads and
@@ -46,12 +46,85 @@ struct Quiet {
     wakeups: Box<[Time]>,
 }
 
-/// Records sent at once: few enough that the piece before sees them soon.
+/// Policy objects worth making per core for [`simulate_in_pieces`]: one
+/// for the piece the core starts with, the others for pieces it may take
+/// over later (each one halves what is left of a piece, so a few suffice).
+pub const PIECES_PER_CORE: usize = 4;
+
+/// Records published at once: few enough that the piece before sees them
+/// soon.
 const BATCH: usize = 16;
+
+/// One piece, as its runner, the runner of the piece before and a core
+/// looking for work to share see it.
+struct Shared {
+    /// The piece's first job.
+    start: usize,
+    /// The first job of the piece after it (the workload's length for the
+    /// last): lowered when the rest of the piece is shared out, raised to
+    /// the end when the piece gives up on the one after it.
+    end: AtomicUsize,
+    /// Jobs arrived so far (its simulation's next arrival).
+    progress: AtomicUsize,
+    began: Instant,
+    /// A piece before it went on to the end: it is not needed.
+    dropped: AtomicBool,
+    /// Its runner stopped: nothing of it is left to share.
+    stopped: AtomicBool,
+    records: Mutex<Records>,
+    /// Signalled when records come.
+    recorded: Condvar,
+}
+
+/// A piece's records of the instants of its first stretch at which no job
+/// waited, for the piece before.
+#[derive(Default)]
+struct Records {
+    quiet: Vec<Quiet>,
+    /// No more will come.
+    done: bool,
+}
+
+impl Shared {
+    fn new(start: usize, end: usize) -> Shared {
+        Shared {
+            start,
+            end: AtomicUsize::new(end),
+            progress: AtomicUsize::new(start),
+            began: Instant::now(),
+            dropped: AtomicBool::new(false),
+            stopped: AtomicBool::new(false),
+            records: Mutex::new(Records::default()),
+            recorded: Condvar::new(),
+        }
+    }
+
+    fn records(&self) -> MutexGuard<'_, Records> {
+        self.records.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn publish(&self, batch: &mut Vec<Quiet>, done: bool) {
+        let mut records = self.records();
+        records.quiet.append(batch);
+        records.done |= done;
+        self.recorded.notify_all();
+    }
+}
+
+/// Marks a piece stopped and its records complete however its runner
+/// ends, so that the runner of the piece before never waits for it in vain.
+struct Finished<'a>(&'a Shared);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.stopped.store(true, Ordering::Release);
+        self.0.publish(&mut Vec::new(), true);
+    }
+}
 
 /// The records of the piece after, as far as they have come.
 struct Heard {
-    rx: mpsc::Receiver<Vec<Quiet>>,
+    from: Arc<Shared>,
     quiet: Vec<Quiet>,
     /// The next record not before the instants already compared.
     at: usize,
@@ -60,25 +133,41 @@ struct Heard {
 }
 
 impl Heard {
-    /// Takes in what has arrived. A `patient` listener waits until the
+    fn new(from: Arc<Shared>) -> Heard {
+        Heard {
+            from,
+            quiet: Vec::new(),
+            at: 0,
+            done: false,
+        }
+    }
+
+    /// Takes in what has come. A `patient` listener waits until the
     /// records reach `now` or end, so that where pieces meet does not
     /// depend on how fast the threads ran (for tests).
     fn listen(&mut self, now: Time, patient: bool) {
-        while !self.done {
-            match self.rx.try_recv() {
-                Ok(batch) => self.quiet.extend(batch),
-                Err(mpsc::TryRecvError::Empty) => {
-                    let reached = self.quiet.last().is_some_and(|q| q.now >= now);
-                    if !patient || reached {
-                        break;
-                    }
-                    match self.rx.recv() {
-                        Ok(batch) => self.quiet.extend(batch),
-                        Err(_) => self.done = true,
-                    }
-                }
-                Err(mpsc::TryRecvError::Disconnected) => self.done = true,
+        if self.done {
+            return;
+        }
+        let mut records = self.from.records();
+        loop {
+            let known = self.quiet.len();
+            if records.quiet.len() > known {
+                self.quiet.extend_from_slice(&records.quiet[known..]);
             }
+            if records.done {
+                self.done = true;
+                return;
+            }
+            let reached = self.quiet.last().is_some_and(|q| q.now >= now);
+            if !patient || reached {
+                return;
+            }
+            records = self
+                .from
+                .recorded
+                .wait(records)
+                .unwrap_or_else(PoisonError::into_inner);
         }
     }
 }
@@ -87,21 +176,31 @@ impl Heard {
 enum Stop {
     /// Ran to the end of the workload.
     End,
-    /// Met the next piece's state at `now`; the piece is paused there.
-    Met { now: Time, next_epochs: u64 },
-    /// A later piece was no longer needed.
+    /// Met, at `now`, the state of the piece that starts at job `next`;
+    /// the piece is paused there.
+    Met {
+        now: Time,
+        next: usize,
+        next_epochs: u64,
+    },
+    /// A piece before it went on to the end.
     Dropped,
 }
 
-/// Runs `policies[0]` on `workload` to completion, on up to as many cores
-/// as there are policies (one fresh object per piece, all alike). The
-/// outcome is the one [`super::simulate`] gives, bit for bit.
+/// Runs `policies[0]` on `workload` to completion, on up to `threads`
+/// cores, with one fresh object of `policies` (all alike) for each piece;
+/// more objects than threads let a core that is done share out the rest
+/// of a piece still running. The outcome is the one [`super::simulate`]
+/// gives, bit for bit.
 ///
 /// The run starts alone. Once a sixteenth of the jobs have arrived, the
 /// time they took tells whether the rest is long enough to share; if so,
-/// the jobs still to come are cut into pieces. The run is not cut (and
-/// `policies[0]` runs it alone) when the policy keeps state beyond the
-/// core's, when audited, per event, or with moldable or chained jobs.
+/// the jobs still to come are cut into one piece per thread. When a thread
+/// is done with its piece, it takes the second half of the jobs left to
+/// the piece with the most left, if that is worth a piece. The run is not
+/// cut (and `policies[0]` runs it alone) when the policy keeps state
+/// beyond the core's, when audited, per event, or with moldable or chained
+/// jobs.
 ///
 /// # Panics
 ///
@@ -109,10 +208,12 @@ enum Stop {
 pub fn simulate_in_pieces(
     workload: &Workload,
     policies: &mut [Box<dyn Policy>],
+    threads: usize,
     opts: SimOptions,
 ) -> Result<Outcome, SimError> {
     let (mut sim, rest, eligible) = first_piece(workload, policies, opts)?;
-    if !eligible || rest.is_empty() {
+    let threads = threads.min(rest.len() + 1);
+    if !eligible || threads < 2 {
         return sim.run();
     }
     let begun = Instant::now();
@@ -121,18 +222,19 @@ pub fn simulate_in_pieces(
         let Some(now) = sim.next_instant() else { break };
         sim.step(now)?;
     }
-    let cuts = cuts(workload, sim.next_arrival, rest.len() + 1, begun.elapsed());
+    let cuts = cuts(workload, sim.next_arrival, threads, begun.elapsed());
     if cuts.len() < 2 {
         return sim.run();
     }
-    run_cut(
-        sim,
-        &mut rest[..cuts.len() - 1],
-        &cuts,
-        |a, b| a == b,
-        false,
-    )
-    .map(|r| r.outcome)
+    let cut = Cut {
+        workload,
+        opts: cut_options(&sim),
+        digests_match: |a, b| a == b,
+        patient: false,
+        share: Some(Sharing::WORTH_IT),
+        plan: Mutex::new(Plan::new(&cuts, workload.jobs.len())),
+    };
+    cut.run(sim, rest, threads).map(|r| r.outcome)
 }
 
 /// A run cut at given jobs, and how many of its pieces the outcome uses.
@@ -141,14 +243,18 @@ pub struct CutRun {
     pub outcome: Outcome,
     /// 1 when the first piece met none and ran to the end itself.
     pub pieces: usize,
+    /// Pieces simulated, used or not: more than were cut when the rest of
+    /// a piece was shared out.
+    pub made: usize,
 }
 
 /// [`simulate_in_pieces`] cut where told, at once: one piece from each
 /// job index of `at` (ascending, each at a new submit time) and one from
-/// job 0, with a policy for each in `policies`. Each piece waits for the
-/// next one's records, so where they meet does not depend on the threads'
-/// speed. For tests and measurements; a run that may not be cut runs whole
-/// on `policies[0]`.
+/// job 0, with a policy for each in `policies`, each on a thread of its
+/// own. Each piece waits for the next one's records and none is shared
+/// out, so where they meet does not depend on the threads' speed. For
+/// tests and measurements; a run that may not be cut runs whole on
+/// `policies[0]`.
 ///
 /// # Panics
 ///
@@ -178,9 +284,21 @@ fn cut_at(
             .all(|&c| c < jobs.len() && jobs[c].submit > jobs[c - 1].submit);
     if !eligible || !well_cut || rest.len() < at.len() || at.is_empty() {
         let outcome = sim.run()?;
-        return Ok(CutRun { outcome, pieces: 1 });
+        return Ok(CutRun {
+            outcome,
+            pieces: 1,
+            made: 1,
+        });
     }
-    run_cut(sim, &mut rest[..at.len()], &cuts, digests_match, true)
+    let cut = Cut {
+        workload,
+        opts: cut_options(&sim),
+        digests_match,
+        patient: true,
+        share: None,
+        plan: Mutex::new(Plan::new(&cuts, jobs.len())),
+    };
+    cut.run(sim, &mut rest[..at.len()], cuts.len())
 }
 
 /// The simulation of the first piece, from job 0 on `policies[0]`, the
@@ -200,63 +318,13 @@ fn first_piece<'w, 'p>(
     Ok((Sim::new(workload, first.as_mut(), opts), rest, eligible))
 }
 
-/// Runs `sim`, made at job 0 and run up to before the first cut, as the
-/// first piece of `cuts`, and one piece for each policy of `rest` on
-/// threads of their own. `digests_match` decides which instants are worth
-/// comparing job by job.
-fn run_cut<'w, 'p>(
-    mut sim: Sim<'w, 'p>,
-    rest: &'p mut [Box<dyn Policy>],
-    cuts: &[usize],
-    digests_match: fn(u64, u64) -> bool,
-    patient: bool,
-) -> Result<CutRun, SimError> {
-    let workload = sim.workload;
-    // A cut run is never audited (see `eligible`).
-    let opts = SimOptions {
+/// The options of every piece: those of the first, never audited (see
+/// `eligible`).
+fn cut_options(sim: &Sim<'_, '_>) -> SimOptions {
+    SimOptions {
         audit: false,
         events: sim.events,
-    };
-    let pieces = cuts.len();
-    // Pieces from this index on are no longer needed.
-    let dropped_from = AtomicUsize::new(pieces);
-    let (senders, receivers): (Vec<_>, Vec<_>) = (1..pieces).map(|_| mpsc::channel()).unzip();
-    let mut receivers = receivers.into_iter().map(Some).collect::<Vec<_>>();
-    let (first_end, later) = std::thread::scope(|scope| {
-        let dropped_from = &dropped_from;
-        let mut handles = Vec::new();
-        for ((k, policy), tx) in rest.iter_mut().enumerate().zip(senders) {
-            let i = k + 1;
-            let rx = receivers.get_mut(i).and_then(Option::take);
-            handles.push(scope.spawn(move || {
-                let mut sim = Sim::new(workload, policy.as_mut(), opts).starting_at(cuts[i]);
-                let piece = Piece {
-                    i,
-                    cuts,
-                    dropped_from,
-                    digests_match,
-                    patient,
-                };
-                let stop = piece.run(&mut sim, Some(tx), rx);
-                (stop, sim)
-            }));
-        }
-        let rx = receivers.get_mut(0).and_then(Option::take);
-        let piece = Piece {
-            i: 0,
-            cuts,
-            dropped_from,
-            digests_match,
-            patient,
-        };
-        let stop = piece.run(&mut sim, None, rx);
-        let later: Vec<_> = handles
-            .into_iter()
-            .map(|h| h.join().expect("a piece of the simulation panicked"))
-            .collect();
-        ((stop, sim), later)
-    });
-    join(first_end, later)
+    }
 }
 
 /// Whether a run may be cut: its state at an empty queue is the core's.
@@ -296,62 +364,248 @@ fn cuts(workload: &Workload, arrived: usize, cores: usize, spent: Duration) -> V
     cuts
 }
 
-/// One piece of a cut run, as its thread sees it.
-struct Piece<'a> {
-    i: usize,
-    cuts: &'a [usize],
-    dropped_from: &'a AtomicUsize,
+/// When the rest of a running piece is worth sharing out: at least `jobs`
+/// jobs left to it, taking at least `time` at its pace so far.
+#[derive(Debug, Clone, Copy)]
+struct Sharing {
+    jobs: usize,
+    time: Duration,
+}
+
+impl Sharing {
+    /// Each half a piece of at least [`PIECE_JOBS`] jobs, and worth
+    /// [`WORTH_SHARING`].
+    const WORTH_IT: Sharing = Sharing {
+        jobs: 2 * PIECE_JOBS,
+        time: WORTH_SHARING,
+    };
+}
+
+/// The pieces made so far, by first job.
+struct Plan {
+    pieces: Vec<Arc<Shared>>,
+}
+
+impl Plan {
+    fn new(cuts: &[usize], n: usize) -> Plan {
+        let ends = cuts.iter().skip(1).copied().chain([n]);
+        Plan {
+            pieces: cuts
+                .iter()
+                .zip(ends)
+                .map(|(&start, end)| Arc::new(Shared::new(start, end)))
+                .collect(),
+        }
+    }
+
+    fn at(&self, start: usize) -> Option<Arc<Shared>> {
+        let i = self.pieces.partition_point(|p| p.start < start);
+        self.pieces.get(i).filter(|p| p.start == start).cloned()
+    }
+
+    /// A new piece of the second half of the jobs left to the running
+    /// piece with the most left, when that is worth a piece (`sharing`, at
+    /// the pace the piece has kept so far).
+    fn share_out(&mut self, workload: &Workload, sharing: Sharing) -> Option<Arc<Shared>> {
+        let jobs = &workload.jobs;
+        let left = |p: &Shared| {
+            let end = p.end.load(Ordering::Acquire);
+            end.saturating_sub(p.progress.load(Ordering::Relaxed))
+        };
+        let piece = self
+            .pieces
+            .iter()
+            .filter(|p| !p.stopped.load(Ordering::Acquire) && !p.dropped.load(Ordering::Relaxed))
+            .max_by_key(|p| left(p))?;
+        let (done, end) = (
+            piece.progress.load(Ordering::Relaxed),
+            piece.end.load(Ordering::Acquire),
+        );
+        let left = end.saturating_sub(done);
+        let arrived = done - piece.start;
+        if left < sharing.jobs || arrived == 0 {
+            return None;
+        }
+        let pace = piece.began.elapsed().as_secs_f64() / arrived as f64;
+        if pace * (left as f64) < sharing.time.as_secs_f64() {
+            return None;
+        }
+        let mut mid = done + left / 2;
+        while mid < end && jobs[mid].submit == jobs[mid - 1].submit {
+            mid += 1;
+        }
+        if mid >= end {
+            return None;
+        }
+        let new = Arc::new(Shared::new(mid, end));
+        piece.end.store(mid, Ordering::Release);
+        // By first job, so that `at` can search; pieces dropped are gone
+        // (see `give_up`), so none lies between the two.
+        let k = self.pieces.partition_point(|p| p.start < mid);
+        self.pieces.insert(k, Arc::clone(&new));
+        Some(new)
+    }
+
+    /// `piece` goes on to the end: the pieces after it are not needed.
+    fn give_up(&mut self, piece: &Shared, n: usize) {
+        // Out of the plan as well, so a piece shared out of this one later
+        // finds no dropped one after it.
+        self.pieces.retain(|later| {
+            let keep = later.start <= piece.start;
+            if !keep {
+                later.dropped.store(true, Ordering::Relaxed);
+            }
+            keep
+        });
+        piece.end.store(n, Ordering::Release);
+    }
+}
+
+/// A run being simulated in pieces.
+struct Cut<'w> {
+    workload: &'w Workload,
+    opts: SimOptions,
+    /// Decides which instants are worth comparing job by job.
     digests_match: fn(u64, u64) -> bool,
     /// Wait for the next piece's records (see [`Heard::listen`]).
     patient: bool,
+    /// Share out the rest of a running piece when a thread is done, when
+    /// worth it.
+    share: Option<Sharing>,
+    plan: Mutex<Plan>,
 }
 
-impl Piece<'_> {
-    /// Runs piece `i` (from job `cuts[i]`): sends the records of its first
-    /// stretch to the piece before through `record`, and past the next cut
-    /// looks for its own state among the next piece's records (from `next`).
-    /// Unless `patient`, it does not wait for them: states that met once
-    /// stay alike, so any later instant finds the meeting as well.
-    fn run(
+/// A piece a thread starts with, and the policy it runs.
+type Start<'p> = (Arc<Shared>, &'p mut Box<dyn Policy>);
+
+/// A piece that stopped: its first job, how it stopped and its simulation.
+type Ended<'w, 'p> = (usize, Result<Stop, SimError>, Sim<'w, 'p>);
+
+impl<'w> Cut<'w> {
+    fn plan(&self) -> MutexGuard<'_, Plan> {
+        self.plan.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `sim`, made at job 0 and run up to before the first cut, as
+    /// the first piece, and the other pieces of the plan on `threads - 1`
+    /// threads of their own, with a policy each from `rest`; the policies
+    /// left over make pieces shared out later.
+    fn run<'p>(
         &self,
-        sim: &mut Sim<'_, '_>,
-        record: Option<mpsc::Sender<Vec<Quiet>>>,
-        next: Option<mpsc::Receiver<Vec<Quiet>>>,
-    ) -> Result<Stop, SimError> {
-        let Piece {
-            i,
-            cuts,
-            dropped_from,
-            digests_match,
-            patient,
-        } = *self;
-        let jobs = &sim.workload.jobs;
-        let piece_end = cuts.get(i + 1).copied().unwrap_or(jobs.len());
-        // The stretch: the first half of the piece's own jobs.
-        let stretch_end = cuts[i] + (piece_end - cuts[i]) / 2;
-        let next_cut = cuts.get(i + 1).map_or(Time::MAX, |&c| jobs[c].submit);
-        let mut record = record.map(|tx| (tx, Vec::with_capacity(BATCH)));
-        let mut next = next.map(|rx| Heard {
-            rx,
-            quiet: Vec::new(),
-            at: 0,
-            done: false,
+        mut sim: Sim<'w, 'p>,
+        rest: &'p mut [Box<dyn Policy>],
+        threads: usize,
+    ) -> Result<CutRun, SimError> {
+        let first = self.plan().pieces.clone();
+        let mut spare: Vec<&'p mut Box<dyn Policy>> = rest.iter_mut().collect();
+        // The later pieces' policies are taken from the front, spares from
+        // the back.
+        spare.reverse();
+        let mut starts: Vec<Option<Start<'p>>> = first[1..]
+            .iter()
+            .map(|p| spare.pop().map(|policy| (Arc::clone(p), policy)))
+            .collect();
+        starts.resize_with(threads - 1, || None);
+        let spare = Mutex::new(spare);
+        let ended = std::thread::scope(|scope| {
+            let spare = &spare;
+            let handles: Vec<_> = starts
+                .into_iter()
+                .map(|start| {
+                    scope.spawn(move || {
+                        let mut ended = Vec::new();
+                        if let Some((piece, policy)) = start {
+                            let sim = Sim::new(self.workload, policy.as_mut(), self.opts)
+                                .starting_at(piece.start);
+                            ended.push(self.run_piece(&piece, sim));
+                        }
+                        self.share_out(spare, &mut ended);
+                        ended
+                    })
+                })
+                .collect();
+            let mut ended = Vec::new();
+            let stop = self.run_piece_on(&first[0], &mut sim);
+            ended.push((0, stop, sim));
+            self.share_out(spare, &mut ended);
+            for h in handles {
+                ended.extend(h.join().expect("a piece of the simulation panicked"));
+            }
+            ended
         });
+        join(ended)
+    }
+
+    /// While pieces are worth sharing out and policies are left, runs the
+    /// second half of the one with the most left.
+    fn share_out<'p>(
+        &self,
+        spare: &Mutex<Vec<&'p mut Box<dyn Policy>>>,
+        ended: &mut Vec<Ended<'w, 'p>>,
+    ) {
+        let Some(sharing) = self.share else {
+            return;
+        };
+        loop {
+            let mut policies = spare.lock().unwrap_or_else(PoisonError::into_inner);
+            if policies.is_empty() {
+                return;
+            }
+            let Some(piece) = self.plan().share_out(self.workload, sharing) else {
+                return;
+            };
+            let policy = policies.pop().expect("checked above");
+            drop(policies);
+            let sim = Sim::new(self.workload, policy.as_mut(), self.opts).starting_at(piece.start);
+            ended.push(self.run_piece(&piece, sim));
+        }
+    }
+
+    fn run_piece<'p>(&self, piece: &Shared, mut sim: Sim<'w, 'p>) -> Ended<'w, 'p> {
+        let stop = self.run_piece_on(piece, &mut sim);
+        (piece.start, stop, sim)
+    }
+
+    /// Runs `piece`: publishes the records of its first stretch for the
+    /// piece before, and past the next cut looks for its own state among
+    /// the next piece's records. Unless patient, it does not wait for
+    /// them: states that met once stay alike, so any later instant finds
+    /// the meeting as well.
+    fn run_piece_on(&self, piece: &Shared, sim: &mut Sim<'w, '_>) -> Result<Stop, SimError> {
+        let _finished = Finished(piece);
+        let jobs = &self.workload.jobs;
+        let n = jobs.len();
+        // The stretch: the first half of the piece's own jobs.
+        let first_end = piece.end.load(Ordering::Acquire);
+        let stretch_end = piece.start + (first_end - piece.start) / 2;
+        // The first piece has none before it to record for.
+        let mut recording = piece.start > 0;
+        let mut batch = Vec::with_capacity(BATCH);
+        // The piece after, read again whenever this one's end moves.
+        let mut end = usize::MAX;
+        let mut next_cut = Time::MAX;
+        let mut next: Option<Heard> = None;
         while let Some(now) = sim.next_instant() {
+            let e = piece.end.load(Ordering::Acquire);
+            if e != end {
+                end = e;
+                next_cut = jobs.get(e).map_or(Time::MAX, |j| j.submit);
+                next = (e < n).then(|| self.plan().at(e)).flatten().map(Heard::new);
+            }
             sim.step(now)?;
-            if dropped_from.load(Ordering::Relaxed) <= i {
+            piece.progress.store(sim.next_arrival, Ordering::Relaxed);
+            if piece.dropped.load(Ordering::Relaxed) {
                 return Ok(Stop::Dropped);
             }
             let quiet = sim.board.waiting_count == 0;
-            if let Some((tx, batch)) = record.as_mut() {
+            if recording {
                 if sim.next_arrival >= stretch_end {
-                    // The piece before may have given up already.
-                    let _ = tx.send(std::mem::take(batch));
-                    record = None;
+                    piece.publish(&mut batch, true);
+                    recording = false;
                 } else if quiet {
                     batch.push(sim.quiet(now));
                     if batch.len() == BATCH {
-                        let _ = tx.send(std::mem::replace(batch, Vec::with_capacity(BATCH)));
+                        piece.publish(&mut batch, false);
                     }
                 }
             }
@@ -361,16 +615,17 @@ impl Piece<'_> {
             let Some(heard) = next.as_mut() else {
                 continue;
             };
-            heard.listen(now, patient);
+            heard.listen(now, self.patient);
             while heard.at < heard.quiet.len() && heard.quiet[heard.at].now < now {
                 heard.at += 1;
             }
             match heard.quiet.get(heard.at) {
                 Some(q) if q.now == now => {
                     let here = sim.quiet(now);
-                    if digests_match(here.digest, q.digest) && here.wakeups == q.wakeups {
+                    if (self.digests_match)(here.digest, q.digest) && here.wakeups == q.wakeups {
                         return Ok(Stop::Met {
                             now,
+                            next: heard.from.start,
                             next_epochs: q.epochs,
                         });
                     }
@@ -378,41 +633,46 @@ impl Piece<'_> {
                 Some(_) => {}
                 // Past every record of the next piece's stretch: none can match.
                 None if heard.done => {
-                    give_up(dropped_from, i);
-                    next = None;
+                    self.plan().give_up(piece, n);
+                    (end, next_cut, next) = (n, Time::MAX, None);
                 }
                 // The next piece has not got this far yet: a later instant
                 // will tell.
                 None => {}
             }
         }
-        if let Some((tx, batch)) = record.take() {
-            let _ = tx.send(batch);
-        }
         Ok(Stop::End)
     }
 }
 
-/// Piece `i` goes on to the end: the pieces after it are not needed.
-fn give_up(dropped_from: &AtomicUsize, i: usize) {
-    dropped_from.fetch_min(i + 1, Ordering::Relaxed);
-}
-
-type Ended<'w, 'p> = (Result<Stop, SimError>, Sim<'w, 'p>);
-
-/// The run from the pieces: the first up to where it met the second, the
-/// second from there up to where it met the third, and so on. Each meeting
-/// is checked job by job first; one that does not hold (two running sets
-/// with the same digest) sends its piece on to the end.
-fn join<'w, 'p>(first: Ended<'w, 'p>, later: Vec<Ended<'w, 'p>>) -> Result<CutRun, SimError> {
-    let (mut stop, mut sim) = first;
+/// The run from the pieces: the first up to where it met the piece after
+/// it, that one from there up to where it met the next, and so on. Each
+/// meeting is checked job by job first; one that does not hold (two
+/// running sets with the same digest) sends its piece on to the end.
+fn join<'w, 'p>(ended: Vec<Ended<'w, 'p>>) -> Result<CutRun, SimError> {
+    let made = ended.len();
+    // A piece dropped is never met; one shared out later may start at the
+    // same job.
+    let mut ended: Vec<_> = ended
+        .into_iter()
+        .filter(|e| !matches!(e.1, Ok(Stop::Dropped)))
+        .collect();
+    ended.sort_by_key(|e| e.0);
+    let starts: Vec<usize> = ended.iter().map(|e| e.0).collect();
+    let mut ended: Vec<Option<Ended<'w, 'p>>> = ended.into_iter().map(Some).collect();
+    let mut take = |start: usize| {
+        let i = starts
+            .binary_search(&start)
+            .expect("a piece met is one that ran");
+        ended[i].take().expect("each piece is met once")
+    };
+    let (_, mut stop, mut sim) = take(0);
     let mut pieces = 1;
     let mut runs = sim.runs.clone();
     let name = sim.name.clone();
     let mut epochs = 0;
     // Epochs of the current piece before the part of it that is used.
     let mut base = 0;
-    let mut later = later.into_iter();
     loop {
         match stop? {
             Stop::End => {
@@ -422,10 +682,12 @@ fn join<'w, 'p>(first: Ended<'w, 'p>, later: Vec<Ended<'w, 'p>>) -> Result<CutRu
             Stop::Dropped => {
                 unreachable!("a piece is dropped only after one before it went on to the end")
             }
-            Stop::Met { now, next_epochs } => {
-                let Some((next_stop, next)) = later.next() else {
-                    unreachable!("the last piece has none to meet");
-                };
+            Stop::Met {
+                now,
+                next: next_start,
+                next_epochs,
+            } => {
+                let (_, next_stop, next) = take(next_start);
                 let from = sim.next_arrival;
                 if !same_running(&sim, &next, now) {
                     // Digests alike, sets not: this piece goes on alone.
@@ -454,7 +716,11 @@ fn join<'w, 'p>(first: Ended<'w, 'p>, later: Vec<Ended<'w, 'p>>) -> Result<CutRu
         epochs,
         audit: None,
     };
-    Ok(CutRun { outcome, pieces })
+    Ok(CutRun {
+        outcome,
+        pieces,
+        made,
+    })
 }
 
 /// Whether `sim`, paused at `now`, runs the same jobs from the same starts
@@ -605,6 +871,50 @@ mod tests {
             let cut = simulate_cut_at(&w, &mut policies(3), SimOptions::default(), at).unwrap();
             assert_eq!((cut.pieces, &cut.outcome), (1, &whole), "cut at {at:?}");
         }
+    }
+
+    #[test]
+    fn pieces_shared_out_give_the_whole_run() {
+        // Bursts of 40 jobs every 2,000 s on 8 processors: the queue
+        // empties between bursts, so pieces meet at the next one.
+        let jobs: Vec<_> = (0..3_000i64)
+            .map(|i| {
+                (
+                    i / 40 * 2_000 + i % 40,
+                    20 + i % 7 * 13,
+                    120,
+                    1 + (i % 5) as u32,
+                )
+            })
+            .collect();
+        let w = workload(8, &jobs);
+        let n = w.jobs.len();
+        let whole = simulate(&w, &mut InOrder, SimOptions::default()).unwrap();
+        let mut shared = 0;
+        for _ in 0..20 {
+            let mut policies = policies(8);
+            let (sim, rest, eligible) =
+                first_piece(&w, &mut policies, SimOptions::default()).unwrap();
+            assert!(eligible);
+            // Any rest of 8 jobs or more is worth sharing out.
+            let cut = Cut {
+                workload: &w,
+                opts: cut_options(&sim),
+                digests_match: |a, b| a == b,
+                patient: false,
+                share: Some(Sharing {
+                    jobs: 8,
+                    time: Duration::ZERO,
+                }),
+                plan: Mutex::new(Plan::new(&[0, n / 2], n)),
+            };
+            let run = cut.run(sim, rest, 2).unwrap();
+            assert_eq!(run.outcome, whole);
+            shared += usize::from(run.made > 2);
+        }
+        // A thread that is done shares out the other's rest (unless both
+        // ended at once, every time).
+        assert!(shared > 0, "no piece was shared out");
     }
 
     /// Jobs of random widths, run times and estimates; one in a few
