@@ -956,5 +956,41 @@ mod tests {
             let trusting = cut_at(&w, &mut policies(4), opts, &cuts, |_, _| true).unwrap();
             prop_assert_eq!(&trusting.outcome, &whole);
         }
+
+        /// Pieces shared out while they run, wherever the threads' speed
+        /// puts the cuts, give the whole run's outcome too. Each piece waits
+        /// for the next one's records, so that pieces meet more often than
+        /// the threads' speed would let them.
+        #[test]
+        fn runs_shared_out_are_the_whole_run(
+            jobs in jobs(),
+            at in 0.0..1.0f64,
+            threads in 2..4usize,
+        ) {
+            let w = workload(8, &jobs);
+            let whole = simulate(&w, &mut InOrder, SimOptions::default()).unwrap();
+            let n = w.jobs.len();
+            let mut policies = policies(4 * threads);
+            let (sim, rest, _) = first_piece(&w, &mut policies, SimOptions::default()).unwrap();
+            let mut cut = ((at * n as f64) as usize).clamp(1, n - 1);
+            while cut < n && w.jobs[cut].submit == w.jobs[cut - 1].submit {
+                cut += 1;
+            }
+            let cuts = if cut < n { vec![0, cut] } else { vec![0] };
+            let run = Cut {
+                workload: &w,
+                opts: cut_options(&sim),
+                digests_match: |a, b| a == b,
+                patient: true,
+                share: Some(Sharing {
+                    jobs: 4,
+                    time: Duration::ZERO,
+                }),
+                plan: Mutex::new(Plan::new(&cuts, n)),
+            }
+            .run(sim, rest, threads)
+            .unwrap();
+            prop_assert_eq!(&run.outcome, &whole);
+        }
     }
 }
