@@ -223,7 +223,9 @@ pub fn simulate_in_pieces(
         sim.step(now)?;
     }
     let cuts = cuts(workload, sim.next_arrival, threads, begun.elapsed());
-    if cuts.len() < 2 {
+    // The jobs are read only for a run worth cutting: a short one saves
+    // the pass over every job.
+    if cuts.len() < 2 || !jobs_allow_cuts(workload) {
         return sim.run();
     }
     let cut = Cut {
@@ -276,6 +278,7 @@ fn cut_at(
     digests_match: fn(u64, u64) -> bool,
 ) -> Result<CutRun, SimError> {
     let (sim, rest, eligible) = first_piece(workload, policies, opts)?;
+    let eligible = eligible && jobs_allow_cuts(workload);
     let jobs = &workload.jobs;
     let cuts: Vec<usize> = std::iter::once(0).chain(at.iter().copied()).collect();
     let well_cut = cuts.windows(2).all(|w| w[0] < w[1])
@@ -302,7 +305,8 @@ fn cut_at(
 }
 
 /// The simulation of the first piece, from job 0 on `policies[0]`, the
-/// policies left for the other pieces, and whether the run may be cut.
+/// policies left for the other pieces, and whether the policies and options
+/// let the run be cut.
 type FirstPiece<'w, 'p> = (Sim<'w, 'p>, &'p mut [Box<dyn Policy>], bool);
 
 fn first_piece<'w, 'p>(
@@ -311,7 +315,7 @@ fn first_piece<'w, 'p>(
     opts: SimOptions,
 ) -> Result<FirstPiece<'w, 'p>, SimError> {
     check_horizon(workload)?;
-    let eligible = eligible(workload, policies, opts);
+    let eligible = eligible(policies, opts);
     let Some((first, rest)) = policies.split_first_mut() else {
         panic!("a run in pieces needs a policy");
     };
@@ -327,15 +331,21 @@ fn cut_options(sim: &Sim<'_, '_>) -> SimOptions {
     }
 }
 
-/// Whether a run may be cut: its state at an empty queue is the core's.
-fn eligible(workload: &Workload, policies: &[Box<dyn Policy>], opts: SimOptions) -> bool {
-    let jobs = &workload.jobs;
+/// Whether a run of `policies` with `opts` may be cut, as far as they
+/// tell: its state at an empty queue is the core's. The jobs must allow it
+/// too ([`jobs_allow_cuts`]).
+fn eligible(policies: &[Box<dyn Policy>], opts: SimOptions) -> bool {
     opts.events.is_per_instant()
         && !opts.audit
         && policies.iter().all(|p| p.forgets_with_empty_queue())
-        && jobs
-            .iter()
-            .all(|j| j.follows.is_none() && j.speedup.is_none())
+}
+
+/// Whether the jobs allow a run to be cut: none moldable or chained, all
+/// in submit order.
+fn jobs_allow_cuts(workload: &Workload) -> bool {
+    let jobs = &workload.jobs;
+    jobs.iter()
+        .all(|j| j.follows.is_none() && j.speedup.is_none())
         && jobs.windows(2).all(|w| w[0].submit <= w[1].submit)
 }
 
