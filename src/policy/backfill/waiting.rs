@@ -18,20 +18,24 @@
 use crate::sim::JobIdx;
 use crate::workload::Time;
 
-/// Width classes: 1, 2, 3-4, 5-8, ..., 65 and wider. A subtree keeps its
-/// narrowest width and shortest estimate per class, so a search for jobs
-/// both narrow and short enough is not misled by a narrow long job and a
-/// wide short one.
-const CLASSES: usize = 8;
+/// Width classes: 1, 2, 3-4, 5-8, ..., 16,385 and wider. A subtree keeps
+/// its narrowest width and shortest estimate per class, so a search for
+/// jobs both narrow and short enough is not misled by a narrow long job
+/// and a wide short one. One class per doubling up to machines of tens of
+/// thousands: with eight (65 and wider in one), a queue of wide jobs on a
+/// big machine passed most nodes on a narrow job of one and a short one
+/// of another, and EASY on 65,536 processors at offered load 0.95 cost
+/// 4.3 times FCFS instead of 2.4.
+const CLASSES: usize = 16;
 
 fn class(procs: u32) -> usize {
     (procs.max(1).next_power_of_two().trailing_zeros() as usize).min(CLASSES - 1)
 }
 
-/// What a subtree holds, per width class: one cache line, of 32-bit
+/// What a subtree holds, per width class: two cache lines, of 32-bit
 /// lanes that tests compare without a branch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(align(64))]
+#[derive(Debug, Clone, Copy, Eq)]
+#[repr(align(128))]
 struct Node {
     /// The narrowest width of the class, `u32::MAX` when it has no job.
     procs: [u32; CLASSES],
@@ -45,6 +49,18 @@ struct Node {
 fn floor(estimate: Time) -> u32 {
     debug_assert!(estimate >= 0, "negative estimate {estimate}");
     estimate.clamp(0, Time::from(u32::MAX)) as u32
+}
+
+impl PartialEq for Node {
+    /// Every lane at once, without a branch (a derived comparison calls
+    /// `memcmp` on the two cache lines).
+    fn eq(&self, other: &Node) -> bool {
+        let mut diff = 0;
+        for c in 0..CLASSES {
+            diff |= (self.procs[c] ^ other.procs[c]) | (self.estimate[c] ^ other.estimate[c]);
+        }
+        diff == 0
+    }
 }
 
 impl Node {
@@ -72,6 +88,9 @@ impl Node {
     /// Whether some class has its narrowest width and shortest estimate
     /// passing `test`. Every class is tested, without a branch: `test` must
     /// fail an empty class (`u32::MAX` wide), as any bound on the width does.
+    // Always inlined: the search calls it per node, and out of line the
+    // call costs more than the sixteen tests.
+    #[inline(always)]
     fn any(&self, test: &mut impl JobTest) -> bool {
         let mut hit = false;
         for c in 0..CLASSES {
@@ -422,11 +441,11 @@ mod tests {
 
     #[test]
     fn classes_group_widths_by_powers_of_two() {
-        let classes: Vec<usize> = [1, 2, 3, 4, 5, 8, 9, 64, 65, 100_000]
+        let classes: Vec<usize> = [1, 2, 3, 4, 5, 8, 9, 64, 65, 16_384, 16_385, 32_768, 100_000]
             .into_iter()
             .map(class)
             .collect();
-        assert_eq!(classes, [0, 1, 2, 2, 3, 3, 4, 6, 7, 7]);
+        assert_eq!(classes, [0, 1, 2, 2, 3, 3, 4, 6, 7, 14, 15, 15, 15]);
     }
 
     #[test]
@@ -478,9 +497,14 @@ mod tests {
         ]
     }
 
+    /// Narrow widths mostly, and some of a big machine's (every class).
+    fn width() -> impl Strategy<Value = u32> {
+        prop_oneof![3 => 1..200u32, 1 => 1..100_000u32]
+    }
+
     fn op() -> impl Strategy<Value = Op> {
         prop_oneof![
-            6 => (1..200u32, estimate()).prop_map(|(p, d)| Op::Push(p, d)),
+            6 => (width(), estimate()).prop_map(|(p, d)| Op::Push(p, d)),
             4 => any::<usize>().prop_map(Op::Remove),
             1 => Just(Op::Settle),
         ]
@@ -491,7 +515,7 @@ mod tests {
         /// through rebuilds and changes of form; the test is a staircase,
         /// as backfilling asks (wider jobs must be shorter).
         #[test]
-        fn searches_match_a_list(ops in prop::collection::vec(op(), 1..1200), probes in prop::collection::vec((1..200u32, estimate()), 10)) {
+        fn searches_match_a_list(ops in prop::collection::vec(op(), 1..1200), probes in prop::collection::vec((width(), estimate()), 10)) {
             let mut q = WaitingQueue::new();
             let mut list: Vec<(JobIdx, u32, Time)> = Vec::new();
             let mut next_job = 0;
