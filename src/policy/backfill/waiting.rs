@@ -18,18 +18,40 @@
 use crate::sim::JobIdx;
 use crate::workload::Time;
 
-/// Width classes: 1, 2, 3-4, 5-8, ..., 16,385 and wider. A subtree keeps
-/// its narrowest width and shortest estimate per class, so a search for
-/// jobs both narrow and short enough is not misled by a narrow long job
-/// and a wide short one. One class per doubling up to machines of tens of
-/// thousands: with eight (65 and wider in one), a queue of wide jobs on a
-/// big machine passed most nodes on a narrow job of one and a short one
-/// of another, and EASY on 65,536 processors at offered load 0.95 cost
-/// 4.3 times FCFS instead of 2.4.
+/// Width classes per node. A subtree keeps its narrowest width and
+/// shortest estimate per class, so a search for jobs both narrow and short
+/// enough is not misled by a narrow long job and a wide short one. Sixteen,
+/// one per doubling of the width (see [`Classes`]): with eight (65 and
+/// wider in one), a queue of wide jobs on a big machine passed most nodes
+/// on a narrow job of one and a short one of another, and EASY on 65,536
+/// processors at offered load 0.95 cost 4.6 times FCFS instead of 2.5.
 const CLASSES: usize = 16;
 
-fn class(procs: u32) -> usize {
-    (procs.max(1).next_power_of_two().trailing_zeros() as usize).min(CLASSES - 1)
+/// Doublings a width is past one: 0 for 1, 1 for 2, 2 for 3 and 4, ...
+fn doublings(procs: u32) -> u32 {
+    u32::BITS - (procs.max(1) - 1).leading_zeros()
+}
+
+/// How one tree sorts widths into classes: one class per doubling, the
+/// last being the doubling of the widest job the tree was built for (and
+/// wider), so that a machine of more than 2^15 processors merges its
+/// narrowest doublings rather than its widest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Classes {
+    /// Doublings merged into the first class.
+    shift: u32,
+}
+
+impl Classes {
+    fn for_widest(procs: u32) -> Classes {
+        Classes {
+            shift: doublings(procs).saturating_sub(CLASSES as u32 - 1),
+        }
+    }
+
+    fn of(self, procs: u32) -> usize {
+        (doublings(procs).saturating_sub(self.shift) as usize).min(CLASSES - 1)
+    }
 }
 
 /// What a subtree holds, per width class: two cache lines, of 32-bit
@@ -69,9 +91,8 @@ impl Node {
         estimate: [u32::MAX; CLASSES],
     };
 
-    /// Takes a job of `procs` and `estimate` into the bounds.
-    fn add(&mut self, procs: u32, estimate: Time) {
-        let c = class(procs);
+    /// Takes a job of `procs` and `estimate` into the bounds of class `c`.
+    fn add(&mut self, c: usize, procs: u32, estimate: Time) {
         self.procs[c] = self.procs[c].min(procs);
         self.estimate[c] = self.estimate[c].min(floor(estimate));
     }
@@ -213,7 +234,8 @@ impl WaitingQueue {
             Form::List(list) => {
                 list.retain(|e| e.1 != u32::MAX);
                 if list.len() > TREE_ABOVE {
-                    let mut tree = QueueTree::new();
+                    let widest = list.iter().map(|e| e.1).max().unwrap_or(1);
+                    let mut tree = QueueTree::new(widest);
                     for &(job, p, d) in list.iter() {
                         tree.push(job, p, d);
                     }
@@ -253,11 +275,19 @@ struct QueueTree {
     /// Per job index: its slot, `NO_SLOT` when it is not in the tree.
     slot_of: Vec<u32>,
     len: usize,
+    /// The widest job ever pushed, or given at the start.
+    widest: u32,
+    /// The classes of the nodes, for the widest job at the last rebuild.
+    classes: Classes,
 }
 
 impl QueueTree {
-    pub fn new() -> Self {
+    /// An empty tree, its classes made for jobs up to `widest` wide until
+    /// a wider one comes and the slots run out.
+    pub fn new(widest: u32) -> Self {
         QueueTree {
+            widest,
+            classes: Classes::for_widest(widest),
             cap: 0,
             nodes: Vec::new(),
             entries: Vec::new(),
@@ -290,6 +320,7 @@ impl QueueTree {
     /// and estimate.
     pub fn push(&mut self, job: JobIdx, procs: u32, estimate: Time) {
         debug_assert!(procs < u32::MAX);
+        self.widest = self.widest.max(procs);
         if self.jobs.len() == self.cap {
             self.rebuild();
         }
@@ -306,7 +337,7 @@ impl QueueTree {
         // A job added only lowers the bounds of its bucket.
         let k = self.buckets() + slot / BUCKET;
         let mut node = self.nodes[k];
-        node.add(procs, estimate);
+        node.add(self.classes.of(procs), procs, estimate);
         self.set_node(k, node);
     }
 
@@ -325,7 +356,7 @@ impl QueueTree {
         let mut n = Node::EMPTY;
         for &(p, d) in &self.entries[b * BUCKET..(b + 1) * BUCKET] {
             if (p, d) != TAKEN {
-                n.add(p, d);
+                n.add(self.classes.of(p), p, d);
             }
         }
         n
@@ -423,6 +454,7 @@ impl QueueTree {
             self.entries[slot] = entry;
         }
         let buckets = self.buckets();
+        self.classes = Classes::for_widest(self.widest);
         self.nodes.clear();
         self.nodes.resize(2 * buckets, Node::EMPTY);
         for b in 0..buckets {
@@ -441,11 +473,36 @@ mod tests {
 
     #[test]
     fn classes_group_widths_by_powers_of_two() {
-        let classes: Vec<usize> = [1, 2, 3, 4, 5, 8, 9, 64, 65, 16_384, 16_385, 32_768, 100_000]
-            .into_iter()
-            .map(class)
-            .collect();
-        assert_eq!(classes, [0, 1, 2, 2, 3, 3, 4, 6, 7, 14, 15, 15, 15]);
+        let widths = [
+            1,
+            2,
+            3,
+            4,
+            5,
+            8,
+            9,
+            64,
+            65,
+            16_384,
+            16_385,
+            32_768,
+            100_000,
+            u32::MAX,
+        ];
+        let of = |classes: Classes| widths.map(|p| classes.of(p));
+        // Up to 2^15 wide: one class per doubling.
+        for widest in [1, 100, 32_768] {
+            assert_eq!(
+                of(Classes::for_widest(widest)),
+                [0, 1, 2, 2, 3, 3, 4, 6, 7, 14, 15, 15, 15, 15]
+            );
+        }
+        // 2^18 wide: the narrowest doublings share the first class.
+        assert_eq!(
+            of(Classes::for_widest(262_144)),
+            [0, 0, 0, 0, 0, 0, 1, 3, 4, 11, 12, 12, 14, 15]
+        );
+        assert_eq!(doublings(u32::MAX), 32);
     }
 
     #[test]
