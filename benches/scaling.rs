@@ -6,7 +6,10 @@
 //!   and the arrival rate scaled with the machine (offered load 0.9), so
 //!   that on the big machines thousands of jobs run at once;
 //! - `queue`: a 1,024-processor machine at offered loads 0.7 to 1.0, so the
-//!   waiting queue grows from a handful of jobs to thousands.
+//!   waiting queue grows from a handful of jobs to thousands;
+//! - `wide`: 1,024 to 262,144 processors with 20,000 jobs of the model's
+//!   own widths (up to the whole machine) at offered load 0.95, so a long
+//!   queue of wide jobs waits on a big machine.
 //!
 //! A cost that is linear in jobs and flat in machine size shows as a
 //! constant time per job (criterion's throughput) along each group. The
@@ -82,5 +85,13 @@ fn queue(c: &mut Criterion) {
     group(c, "scaling_queue", &ws);
 }
 
-criterion_group!(benches, jobs, machine, queue);
+fn wide(c: &mut Criterion) {
+    let ws: Vec<(String, Workload)> = [1024, 16_384, 262_144]
+        .into_iter()
+        .map(|p| (format!("{p}"), model(20_000, p, None, Some(0.95))))
+        .collect();
+    group(c, "scaling_wide", &ws);
+}
+
+criterion_group!(benches, jobs, machine, queue, wide);
 criterion_main!(benches);
