@@ -883,6 +883,28 @@ mod tests {
         }
     }
 
+    /// `w` cut at `cuts`, sharing out any rest of `jobs` jobs or more
+    /// however little time it takes.
+    fn sharing_cut<'w>(
+        w: &'w Workload,
+        sim: &Sim<'w, '_>,
+        cuts: &[usize],
+        jobs: usize,
+        patient: bool,
+    ) -> Cut<'w> {
+        Cut {
+            workload: w,
+            opts: cut_options(sim),
+            digests_match: |a, b| a == b,
+            patient,
+            share: Some(Sharing {
+                jobs,
+                time: Duration::ZERO,
+            }),
+            plan: Mutex::new(Plan::new(cuts, w.jobs.len())),
+        }
+    }
+
     #[test]
     fn pieces_shared_out_give_the_whole_run() {
         // Bursts of 40 jobs every 2,000 s on 8 processors: the queue
@@ -907,17 +929,7 @@ mod tests {
                 first_piece(&w, &mut policies, SimOptions::default()).unwrap();
             assert!(eligible);
             // Any rest of 8 jobs or more is worth sharing out.
-            let cut = Cut {
-                workload: &w,
-                opts: cut_options(&sim),
-                digests_match: |a, b| a == b,
-                patient: false,
-                share: Some(Sharing {
-                    jobs: 8,
-                    time: Duration::ZERO,
-                }),
-                plan: Mutex::new(Plan::new(&[0, n / 2], n)),
-            };
+            let cut = sharing_cut(&w, &sim, &[0, n / 2], 8, false);
             let run = cut.run(sim, rest, 2).unwrap();
             assert_eq!(run.outcome, whole);
             shared += usize::from(run.made > 2);
@@ -987,17 +999,7 @@ mod tests {
                 cut += 1;
             }
             let cuts = if cut < n { vec![0, cut] } else { vec![0] };
-            let run = Cut {
-                workload: &w,
-                opts: cut_options(&sim),
-                digests_match: |a, b| a == b,
-                patient: true,
-                share: Some(Sharing {
-                    jobs: 4,
-                    time: Duration::ZERO,
-                }),
-                plan: Mutex::new(Plan::new(&cuts, n)),
-            }
+            let run = sharing_cut(&w, &sim, &cuts, 4, true)
             .run(sim, rest, threads)
             .unwrap();
             prop_assert_eq!(&run.outcome, &whole);
