@@ -228,15 +228,9 @@ pub fn simulate_in_pieces(
     if cuts.len() < 2 || !jobs_allow_cuts(workload) {
         return sim.run();
     }
-    let cut = Cut {
-        workload,
-        opts: cut_options(&sim),
-        digests_match: |a, b| a == b,
-        patient: false,
-        share: Some(Sharing::WORTH_IT),
-        plan: Mutex::new(Plan::new(&cuts, workload.jobs.len())),
-    };
-    cut.run(sim, rest, threads).map(|r| r.outcome)
+    Cut::new(&sim, &cuts, |a, b| a == b, false, Some(Sharing::WORTH_IT))
+        .run(sim, rest, threads)
+        .map(|r| r.outcome)
 }
 
 /// A run cut at given jobs, and how many of its pieces the outcome uses.
@@ -293,15 +287,7 @@ fn cut_at(
             made: 1,
         });
     }
-    let cut = Cut {
-        workload,
-        opts: cut_options(&sim),
-        digests_match,
-        patient: true,
-        share: None,
-        plan: Mutex::new(Plan::new(&cuts, jobs.len())),
-    };
-    cut.run(sim, &mut rest[..at.len()], cuts.len())
+    Cut::new(&sim, &cuts, digests_match, true, None).run(sim, &mut rest[..at.len()], cuts.len())
 }
 
 /// The simulation of the first piece, from job 0 on `policies[0]`, the
@@ -320,15 +306,6 @@ fn first_piece<'w, 'p>(
         panic!("a run in pieces needs a policy");
     };
     Ok((Sim::new(workload, first.as_mut(), opts), rest, eligible))
-}
-
-/// The options of every piece: those of the first, never audited (see
-/// `eligible`).
-fn cut_options(sim: &Sim<'_, '_>) -> SimOptions {
-    SimOptions {
-        audit: false,
-        events: sim.events,
-    }
 }
 
 /// Whether a run of `policies` with `opts` may be cut, as far as they
@@ -363,15 +340,21 @@ fn cuts(workload: &Workload, arrived: usize, cores: usize, spent: Duration) -> V
         .min((rest / WORTH_SHARING.as_secs_f64()) as usize + 1);
     let mut cuts = vec![0];
     for i in 1..pieces {
-        let mut at = arrived + i * left / pieces;
-        while at < n && jobs[at].submit == jobs[at - 1].submit {
-            at += 1;
-        }
+        let at = new_submit_from(jobs, arrived + i * left / pieces);
         if at < n && at > *cuts.last().expect("starts with 0") {
             cuts.push(at);
         }
     }
     cuts
+}
+
+/// The first job from `at` (at least 1) submitted later than the one
+/// before it, where a piece may start; the number of jobs when none is.
+fn new_submit_from(jobs: &[crate::workload::Job], mut at: usize) -> usize {
+    while at < jobs.len() && jobs[at].submit == jobs[at - 1].submit {
+        at += 1;
+    }
+    at
 }
 
 /// When the rest of a running piece is worth sharing out: at least `jobs`
@@ -418,19 +401,16 @@ impl Plan {
     /// the pace the piece has kept so far).
     fn share_out(&mut self, workload: &Workload, sharing: Sharing) -> Option<Arc<Shared>> {
         let jobs = &workload.jobs;
-        let left = |p: &Shared| {
-            let end = p.end.load(Ordering::Acquire);
-            end.saturating_sub(p.progress.load(Ordering::Relaxed))
-        };
-        let piece = self
+        // Pieces dropped are out of the plan already (see `give_up`).
+        let (piece, done, end) = self
             .pieces
             .iter()
-            .filter(|p| !p.stopped.load(Ordering::Acquire) && !p.dropped.load(Ordering::Relaxed))
-            .max_by_key(|p| left(p))?;
-        let (done, end) = (
-            piece.progress.load(Ordering::Relaxed),
-            piece.end.load(Ordering::Acquire),
-        );
+            .filter(|p| !p.stopped.load(Ordering::Acquire))
+            .map(|p| {
+                let done = p.progress.load(Ordering::Relaxed);
+                (p, done, p.end.load(Ordering::Acquire))
+            })
+            .max_by_key(|&(_, done, end)| end.saturating_sub(done))?;
         let left = end.saturating_sub(done);
         let arrived = done - piece.start;
         if left < sharing.jobs || arrived == 0 {
@@ -440,10 +420,7 @@ impl Plan {
         if pace * (left as f64) < sharing.time.as_secs_f64() {
             return None;
         }
-        let mut mid = done + left / 2;
-        while mid < end && jobs[mid].submit == jobs[mid - 1].submit {
-            mid += 1;
-        }
+        let mid = new_submit_from(jobs, done + left / 2);
         if mid >= end {
             return None;
         }
@@ -492,6 +469,29 @@ type Start<'p> = (Arc<Shared>, &'p mut Box<dyn Policy>);
 type Ended<'w, 'p> = (usize, Result<Stop, SimError>, Sim<'w, 'p>);
 
 impl<'w> Cut<'w> {
+    /// The run of `sim` (made at job 0) cut at `cuts`, in the options of
+    /// `sim`, never audited (see `eligible`).
+    fn new(
+        sim: &Sim<'w, '_>,
+        cuts: &[usize],
+        digests_match: fn(u64, u64) -> bool,
+        patient: bool,
+        share: Option<Sharing>,
+    ) -> Cut<'w> {
+        let workload = sim.workload;
+        Cut {
+            workload,
+            opts: SimOptions {
+                audit: false,
+                events: sim.events,
+            },
+            digests_match,
+            patient,
+            share,
+            plan: Mutex::new(Plan::new(cuts, workload.jobs.len())),
+        }
+    }
+
     fn plan(&self) -> MutexGuard<'_, Plan> {
         self.plan.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -883,26 +883,14 @@ mod tests {
         }
     }
 
-    /// `w` cut at `cuts`, sharing out any rest of `jobs` jobs or more
-    /// however little time it takes.
-    fn sharing_cut<'w>(
-        w: &'w Workload,
-        sim: &Sim<'w, '_>,
-        cuts: &[usize],
-        jobs: usize,
-        patient: bool,
-    ) -> Cut<'w> {
-        Cut {
-            workload: w,
-            opts: cut_options(sim),
-            digests_match: |a, b| a == b,
-            patient,
-            share: Some(Sharing {
-                jobs,
-                time: Duration::ZERO,
-            }),
-            plan: Mutex::new(Plan::new(cuts, w.jobs.len())),
-        }
+    /// The run of `sim` cut at `cuts`, sharing out any rest of `jobs` jobs
+    /// or more however little time it takes.
+    fn sharing_cut<'w>(sim: &Sim<'w, '_>, cuts: &[usize], jobs: usize, patient: bool) -> Cut<'w> {
+        let share = Sharing {
+            jobs,
+            time: Duration::ZERO,
+        };
+        Cut::new(sim, cuts, |a, b| a == b, patient, Some(share))
     }
 
     #[test]
@@ -929,7 +917,7 @@ mod tests {
                 first_piece(&w, &mut policies, SimOptions::default()).unwrap();
             assert!(eligible);
             // Any rest of 8 jobs or more is worth sharing out.
-            let cut = sharing_cut(&w, &sim, &[0, n / 2], 8, false);
+            let cut = sharing_cut(&sim, &[0, n / 2], 8, false);
             let run = cut.run(sim, rest, 2).unwrap();
             assert_eq!(run.outcome, whole);
             shared += usize::from(run.made > 2);
@@ -994,12 +982,9 @@ mod tests {
             let n = w.jobs.len();
             let mut policies = policies(4 * threads);
             let (sim, rest, _) = first_piece(&w, &mut policies, SimOptions::default()).unwrap();
-            let mut cut = ((at * n as f64) as usize).clamp(1, n - 1);
-            while cut < n && w.jobs[cut].submit == w.jobs[cut - 1].submit {
-                cut += 1;
-            }
+            let cut = new_submit_from(&w.jobs, ((at * n as f64) as usize).clamp(1, n - 1));
             let cuts = if cut < n { vec![0, cut] } else { vec![0] };
-            let run = sharing_cut(&w, &sim, &cuts, 4, true)
+            let run = sharing_cut(&sim, &cuts, 4, true)
             .run(sim, rest, threads)
             .unwrap();
             prop_assert_eq!(&run.outcome, &whole);
