@@ -64,7 +64,8 @@ pub(super) fn record(text: &[u8], start: usize, end: usize) -> Result<SwfRecord,
 /// The values of one line's fields.
 #[derive(Default)]
 struct Fields {
-    ints: [i64; 18],
+    /// Two more than the fields, for reading four at a time.
+    ints: [i64; 20],
     floats: [f64; 2],
 }
 

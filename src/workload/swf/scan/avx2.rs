@@ -53,17 +53,16 @@ pub(super) unsafe fn words(text: &[u8], start: usize, end: usize, fields: &mut F
     let Some(bounds) = Bounds::of(spaces, len) else {
         return false;
     };
-    let mut ints = [0i64; 20];
     let mut read = Read::default();
     for group in 0..5 {
         let at = 4 * group;
         let (v, negative, long) = short_ints(line, &bounds, at);
-        // SAFETY: `ints` has room for four from `at` (at most 16).
-        unsafe { _mm256_storeu_si256(ints.as_mut_ptr().add(at).cast(), v) };
+        let four = &mut fields.ints[at..at + 4];
+        // SAFETY: `four` holds four i64, 32 bytes; the store is unaligned.
+        unsafe { _mm256_storeu_si256(four.as_mut_ptr().cast(), v) };
         read.negative |= negative << at;
         read.long |= long << at;
     }
-    fields.ints.copy_from_slice(&ints[..18]);
     // The two entries past the 18 fields are not fields.
     read.negative &= (1 << 18) - 1;
     read.long &= (1 << 18) - 1;
