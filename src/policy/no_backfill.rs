@@ -25,6 +25,10 @@ impl Policy for NoBackfill {
         format!("{}-nobackfill", self.rank.order())
     }
 
+    fn admits_all(&self) -> bool {
+        true
+    }
+
     fn forgets_with_empty_queue(&self) -> bool {
         self.rank.forgets()
     }

@@ -49,6 +49,10 @@ impl Policy for Conservative {
         format!("{}-conservative", self.rank.order())
     }
 
+    fn admits_all(&self) -> bool {
+        true
+    }
+
     fn forgets_with_empty_queue(&self) -> bool {
         // With no job waiting no reservation is held: the profile is the
         // running jobs' holds.

@@ -73,6 +73,10 @@ impl Policy for Easy {
         }
     }
 
+    fn admits_all(&self) -> bool {
+        true
+    }
+
     fn reads_waiting(&self) -> bool {
         self.own_queue.is_none()
     }

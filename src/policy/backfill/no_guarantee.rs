@@ -26,6 +26,10 @@ impl Policy for NoGuarantee {
         format!("{}-noguarantee", self.rank.order())
     }
 
+    fn admits_all(&self) -> bool {
+        true
+    }
+
     fn forgets_with_empty_queue(&self) -> bool {
         self.rank.forgets()
     }
