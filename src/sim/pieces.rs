@@ -193,9 +193,11 @@ enum Stop {
 /// of a piece still running. The outcome is the one [`super::simulate`]
 /// gives, bit for bit.
 ///
-/// The run starts alone. Once a sixteenth of the jobs have arrived, the
-/// time they took tells whether the rest is long enough to share; if so,
-/// the jobs still to come are cut into one piece per thread. When a thread
+/// The run starts alone. Once a sixty-fourth of the jobs have arrived,
+/// the time they took tells whether the rest is long enough to share; if
+/// so, the jobs still to come are cut into one piece per thread, and if
+/// not, the question is asked again after a thirty-second and after a
+/// sixteenth (a trace may start quiet). When a thread
 /// is done with its piece, it takes the second half of the jobs left to
 /// the piece with the most left, if that is worth a piece. The run is not
 /// cut (and `policies[0]` runs it alone) when the policy keeps state
@@ -217,12 +219,21 @@ pub fn simulate_in_pieces(
         return sim.run();
     }
     let begun = Instant::now();
-    let warm = workload.jobs.len() / 16;
-    while sim.next_arrival < warm {
-        let Some(now) = sim.next_instant() else { break };
-        sim.step(now)?;
+    let n = workload.jobs.len();
+    // What runs alone runs on one core: the sooner a long run is cut, the
+    // more of it is shared.
+    let mut cut = Vec::new();
+    for warm in [n / 64, n / 32, n / 16] {
+        while sim.next_arrival < warm {
+            let Some(now) = sim.next_instant() else { break };
+            sim.step(now)?;
+        }
+        cut = cuts(workload, sim.next_arrival, threads, begun.elapsed());
+        if cut.len() >= 2 {
+            break;
+        }
     }
-    let cuts = cuts(workload, sim.next_arrival, threads, begun.elapsed());
+    let cuts = cut;
     // The jobs are read only for a run worth cutting: a short one saves
     // the pass over every job.
     if cuts.len() < 2 || !jobs_allow_cuts(workload) {
