@@ -80,8 +80,8 @@ pub trait Policy: Send {
 
     /// True when [`Policy::admit`] says yes to every job, whatever the
     /// state, as the default does: the core then admits arrivals without
-    /// asking, which spares a view of the state per arrival (a tenth of
-    /// classic EASY's run on KTH-SP2). Only a policy that keeps the default
+    /// asking, which spares a view of the state per arrival (5% of classic
+    /// EASY's simulation on KTH-SP2). Only a policy that keeps the default
     /// `admit` may say so. Asked once, before the run.
     fn admits_all(&self) -> bool {
         false
