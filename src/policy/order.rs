@@ -235,7 +235,7 @@ impl LastOrder {
 
 /// Larger expansion factor first, compared exactly in integers:
 /// (wa + ea) / ea > (wb + eb) / eb  <=>  (wa + ea) * eb > (wb + eb) * ea.
-fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
+pub(super) fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
     // In i128: waits and estimates near the largest time must not overflow.
     let x = |j: &JobInfo, other: &JobInfo| {
         (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
