@@ -71,15 +71,21 @@ impl Head {
         })
     }
 
-    /// Whether job `a` comes before job `b` at `now`.
-    fn ahead(&self, a: u32, b: u32, jobs: &[JobInfo], now: Time) -> bool {
+    /// The queue order of jobs `a` and `b` at `now`: `Less` when `a`
+    /// comes first.
+    pub fn cmp(&self, a: JobIdx, b: JobIdx, jobs: &[JobInfo], now: Time) -> Ordering {
         let (x, y) = (&jobs[a as usize], &jobs[b as usize]);
         let order = if self.lxf {
             lxf_cmp(now, x, y)
         } else {
             (x.estimate, x.submit).cmp(&(y.estimate, y.submit))
         };
-        order.then(a.cmp(&b)) == Ordering::Less
+        order.then(a.cmp(&b))
+    }
+
+    /// Whether job `a` comes before job `b` at `now`.
+    fn ahead(&self, a: u32, b: u32, jobs: &[JobInfo], now: Time) -> bool {
+        self.cmp(a, b, jobs, now) == Ordering::Less
     }
 
     /// The first second after `now` at which `loser` comes before `winner`

@@ -9,7 +9,7 @@ pub mod admission;
 pub mod backfill;
 pub mod fairshare;
 pub mod greedy;
-mod head;
+pub(crate) mod head;
 pub mod list;
 pub mod moldable;
 pub mod no_backfill;

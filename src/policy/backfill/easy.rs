@@ -16,10 +16,13 @@
 //! In FCFS order with a bounded depth the policy keeps its own queue
 //! ([`WaitingQueue`]): a list while short, a tree while long, whose search
 //! for the jobs that may start now looks only where one may be, so a long
-//! queue of jobs that cannot start costs nothing per epoch.
+//! queue of jobs that cannot start costs nothing per epoch. Classic EASY in
+//! LXF or SJF order keeps that queue too, for the same search, and the
+//! first job in queue order ([`Head`]), so that it never sorts the queue.
 
-use super::waiting::{anyone, JobTest};
+use super::waiting::{anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
+use crate::policy::head::Head;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
 use crate::workload::Time;
@@ -34,6 +37,11 @@ pub struct Easy {
     ends: RunningEnds,
     /// The waiting jobs, when the policy keeps its own queue.
     own_queue: Option<WaitingQueue>,
+    /// The first waiting job, for classic EASY in LXF or SJF order (its own
+    /// queue then finds the jobs that may backfill).
+    head: Option<Head>,
+    /// The jobs that may backfill at an epoch, with their positions.
+    found: Vec<(JobIdx, Position)>,
 }
 
 impl Easy {
@@ -48,7 +56,9 @@ impl Easy {
     pub fn new(order: Order, depth: u32) -> Self {
         let depth = depth.max(1);
         // Unbounded depth reserves for every job at every epoch anyway.
-        let own_queue = (order == Order::Fcfs && depth != u32::MAX).then(WaitingQueue::new);
+        let head = if depth == 1 { Head::new(order) } else { None };
+        let own_queue =
+            (order == Order::Fcfs && depth != u32::MAX || head.is_some()).then(WaitingQueue::new);
         Easy {
             rank: Ranker::new(order),
             depth,
@@ -56,6 +66,8 @@ impl Easy {
             profile: LiveProfile::new(),
             ends: RunningEnds::new(),
             own_queue,
+            head,
+            found: Vec::new(),
         }
     }
 }
@@ -106,9 +118,20 @@ impl Policy for Easy {
             for &job in state.arrived {
                 let info = &state.jobs[job as usize];
                 queue.push(job, info.procs, info.estimate);
+                if let Some(head) = self.head.as_mut() {
+                    head.push(job, state.jobs, state.now);
+                }
             }
             if !queue.is_empty() && state.free > 0 {
-                if classic {
+                if let Some(head) = self.head.as_mut() {
+                    let kept = Kept {
+                        ends: &mut self.ends,
+                        queue,
+                        head,
+                        found: &mut self.found,
+                    };
+                    ranked_shadow_pass(epoch, kept);
+                } else if classic {
                     shadow_pass(epoch, &mut self.ends, queue);
                 } else {
                     own_queue_pass(epoch, &mut self.profile, queue, self.depth);
@@ -279,6 +302,79 @@ fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut Waitin
         ends.start(end, job, info.procs);
         epoch.start(job);
         queue.remove(job, at_position);
+    }
+    queue.settle();
+}
+
+/// What classic EASY in LXF or SJF order keeps from epoch to epoch.
+struct Kept<'a> {
+    ends: &'a mut RunningEnds,
+    /// The waiting jobs in arrival order.
+    queue: &'a mut WaitingQueue,
+    /// The first waiting job in queue order.
+    head: &'a mut Head,
+    found: &'a mut Vec<(JobIdx, Position)>,
+}
+
+/// Classic EASY in LXF or SJF order, with the same starts and reservation
+/// as a walk of the sorted queue ([`shadow_walk`]), without sorting it:
+/// the first jobs start while they fit, taken from the head; the first
+/// that does not takes the shadow time. Then only the jobs that fit now
+/// and leave the head its start may backfill; as jobs start, fewer
+/// processors are left and no other job comes to fit, so those jobs,
+/// found in the arrival-order queue's tree and put in queue order, are
+/// all the walk would start, tested again in turn.
+fn ranked_shadow_pass(epoch: &mut Epoch<'_>, kept: Kept<'_>) {
+    let Kept {
+        ends,
+        queue,
+        head,
+        found,
+    } = kept;
+    let (now, jobs) = (epoch.state.now, epoch.state.jobs);
+    head.advance(jobs, now);
+    let mut shadow: Option<Shadow> = None;
+    while let Some(job) = head.first() {
+        let info = jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        let free = epoch.free();
+        if p <= free {
+            ends.start(now.saturating_add(d), job, p);
+            epoch.start(job);
+            head.remove(job, jobs, now);
+            queue.remove(job, queue.position(job));
+            continue;
+        }
+        let s = Shadow::of(ends, free, p);
+        epoch.reserve(job, s.at);
+        shadow = Some(s);
+        break;
+    }
+    if shadow.is_some() && epoch.free() > 0 {
+        found.clear();
+        let mut from = 0;
+        while let Some((job, at)) = queue.first(from, Backfillable::new(epoch.free(), shadow, now))
+        {
+            found.push((job, at));
+            from = at + 1;
+        }
+        found.sort_by(|a, b| head.cmp(a.0, b.0, jobs, now));
+        for &(job, at) in found.iter() {
+            let free = epoch.free();
+            if free == 0 {
+                break;
+            }
+            let info = jobs[job as usize];
+            if info.procs > free || !Shadow::allows(shadow, now, info.procs, info.estimate) {
+                continue;
+            }
+            let end = now.saturating_add(info.estimate);
+            Shadow::started(&mut shadow, end, info.procs);
+            ends.start(end, job, info.procs);
+            epoch.start(job);
+            head.remove(job, jobs, now);
+            queue.remove(job, at);
+        }
     }
     queue.settle();
 }

@@ -217,6 +217,18 @@ impl WaitingQueue {
         }
     }
 
+    /// Where `job`, waiting, is: for taking out a job found otherwise
+    /// than by a search (a list is walked).
+    pub fn position(&self, job: JobIdx) -> Position {
+        match &self.form {
+            Form::List(list) => list
+                .iter()
+                .position(|e| e.0 == job && e.1 != u32::MAX)
+                .expect("the job waits") as Position,
+            Form::Tree(tree) => tree.slot(job),
+        }
+    }
+
     /// Takes out the job found at `at`; positions stay valid until
     /// [`WaitingQueue::settle`].
     pub fn remove(&mut self, job: JobIdx, at: Position) {
