@@ -209,17 +209,19 @@ impl Head {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::order::tests::job;
     use proptest::prelude::*;
 
-    fn job(submit: Time, estimate: Time) -> JobInfo {
-        JobInfo {
-            submit,
-            estimate,
-            procs: 1,
-            user: -1,
-            group: -1,
-            user_group: 0,
-            deadline: None,
+    /// LXF's head of `jobs`, all pushed at `pushed` in the order given,
+    /// at each second of `expected` (ascending), with the job expected.
+    fn lxf_heads(jobs: &[JobInfo], order: &[JobIdx], pushed: Time, expected: &[(Time, JobIdx)]) {
+        let mut head = Head::new(Order::Lxf).expect("lxf");
+        for &j in order {
+            head.push(j, jobs, pushed);
+        }
+        for &(now, first) in expected {
+            head.advance(jobs, now);
+            assert_eq!(head.first(), Some(first), "at {now}");
         }
     }
 
@@ -229,13 +231,7 @@ mod tests {
         // 10 s (factor 1 + (t - 50)/10). Equal at t = 500/9 = 55.6: job 0
         // first up to 55, job 1 from 56 on.
         let jobs = [job(0, 100), job(50, 10)];
-        let mut head = Head::new(Order::Lxf).expect("lxf");
-        head.push(0, &jobs, 50);
-        head.push(1, &jobs, 50);
-        for (now, first) in [(50, 0), (55, 0), (56, 1), (1000, 1)] {
-            head.advance(&jobs, now);
-            assert_eq!(head.first(), Some(first), "at {now}");
-        }
+        lxf_heads(&jobs, &[0, 1], 50, &[(50, 0), (55, 0), (56, 1), (1000, 1)]);
     }
 
     #[test]
@@ -244,13 +240,7 @@ mod tests {
         // t/10 meet at exactly t = 20, where job 0, submitted first, leads;
         // job 1 leads from 21.
         let jobs = [job(0, 20), job(10, 10)];
-        let mut head = Head::new(Order::Lxf).expect("lxf");
-        head.push(1, &jobs, 10);
-        head.push(0, &jobs, 10);
-        for (now, first) in [(19, 0), (20, 0), (21, 1)] {
-            head.advance(&jobs, now);
-            assert_eq!(head.first(), Some(first), "at {now}");
-        }
+        lxf_heads(&jobs, &[1, 0], 10, &[(19, 0), (20, 0), (21, 1)]);
     }
 
     proptest! {

@@ -246,10 +246,11 @@ pub(super) fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn job(submit: Time, estimate: Time) -> JobInfo {
+    /// A job of one processor, for tests of orders.
+    pub(crate) fn job(submit: Time, estimate: Time) -> JobInfo {
         JobInfo {
             submit,
             estimate,
