@@ -46,8 +46,6 @@ pub(crate) struct Head {
     next: usize,
     /// Per job index, its slot while it waits (`NONE` otherwise).
     slot: Vec<u32>,
-    /// Jobs waiting.
-    len: usize,
 }
 
 impl Head {
@@ -67,7 +65,6 @@ impl Head {
             expires: Vec::new(),
             next: 0,
             slot: Vec::new(),
-            len: 0,
         })
     }
 
@@ -168,7 +165,6 @@ impl Head {
         self.next += 1;
         self.slot[job as usize] = s as u32;
         self.first[self.size + s] = job;
-        self.len += 1;
         self.play_up(s, jobs, now);
     }
 
@@ -181,7 +177,6 @@ impl Head {
     pub fn remove(&mut self, job: JobIdx, jobs: &[JobInfo], now: Time) {
         let s = std::mem::replace(&mut self.slot[job as usize], NONE) as usize;
         self.first[self.size + s] = NONE;
-        self.len -= 1;
         self.play_up(s, jobs, now);
     }
 

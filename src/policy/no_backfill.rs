@@ -38,6 +38,11 @@ impl Policy for NoBackfill {
         self.rank.forgets()
     }
 
+    fn reads_waiting(&self) -> bool {
+        // The head follows the arrivals and its own starts.
+        self.head.is_none()
+    }
+
     fn reads_running(&self) -> bool {
         false
     }

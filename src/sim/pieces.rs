@@ -22,6 +22,7 @@
 use super::{Outcome, Policy, Run, Sim, SimError, SimOptions, Workload};
 use crate::sim::{check_horizon, JobIdx};
 use crate::workload::Time;
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -222,24 +223,23 @@ pub fn simulate_in_pieces(
     let n = workload.jobs.len();
     // What runs alone runs on one core: the sooner a long run is cut, the
     // more of it is shared.
-    let mut cut = Vec::new();
+    let mut at = Vec::new();
     for warm in [n / 64, n / 32, n / 16] {
         while sim.next_arrival < warm {
             let Some(now) = sim.next_instant() else { break };
             sim.step(now)?;
         }
-        cut = cuts(workload, sim.next_arrival, threads, begun.elapsed());
-        if cut.len() >= 2 {
+        at = cuts(workload, sim.next_arrival, threads, begun.elapsed());
+        if at.len() >= 2 {
             break;
         }
     }
-    let cuts = cut;
     // The jobs are read only for a run worth cutting: a short one saves
     // the pass over every job.
-    if cuts.len() < 2 || !jobs_allow_cuts(workload) {
+    if at.len() < 2 || !jobs_allow_cuts(workload) {
         return sim.run();
     }
-    Cut::new(&sim, &cuts, |a, b| a == b, false, Some(Sharing::WORTH_IT))
+    Cut::new(&sim, &at, |a, b| a == b, false, Some(Sharing::WORTH_IT))
         .run(sim, rest, threads)
         .map(|r| r.outcome)
 }
@@ -674,20 +674,17 @@ fn join<'w, 'p>(ended: Vec<Ended<'w, 'p>>) -> Result<CutRun, SimError> {
     let made = ended.len();
     // A piece dropped is never met; one shared out later may start at the
     // same job.
-    let mut ended: Vec<_> = ended
+    let mut ended: BTreeMap<usize, _> = ended
         .into_iter()
         .filter(|e| !matches!(e.1, Ok(Stop::Dropped)))
+        .map(|(start, stop, sim)| (start, (stop, sim)))
         .collect();
-    ended.sort_by_key(|e| e.0);
-    let starts: Vec<usize> = ended.iter().map(|e| e.0).collect();
-    let mut ended: Vec<Option<Ended<'w, 'p>>> = ended.into_iter().map(Some).collect();
     let mut take = |start: usize| {
-        let i = starts
-            .binary_search(&start)
-            .expect("a piece met is one that ran");
-        ended[i].take().expect("each piece is met once")
+        ended
+            .remove(&start)
+            .expect("a piece met is one that ran, and is met once")
     };
-    let (_, mut stop, mut sim) = take(0);
+    let (mut stop, mut sim) = take(0);
     let mut pieces = 1;
     let mut runs = sim.runs.clone();
     let name = sim.name.clone();
@@ -708,7 +705,7 @@ fn join<'w, 'p>(ended: Vec<Ended<'w, 'p>>) -> Result<CutRun, SimError> {
                 next: next_start,
                 next_epochs,
             } => {
-                let (_, next_stop, next) = take(next_start);
+                let (next_stop, next) = take(next_start);
                 let from = sim.next_arrival;
                 if !same_running(&sim, &next, now) {
                     // Digests alike, sets not: this piece goes on alone.

@@ -221,6 +221,7 @@ fn shadow_walk(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &[JobIdx]) 
 
 /// Which waiting jobs classic EASY may start now: those that fit in the
 /// free processors and leave the head its start.
+#[derive(Clone, Copy)]
 struct Backfillable {
     free: u32,
     shadow: Option<Shadow>,
@@ -352,9 +353,9 @@ fn ranked_shadow_pass(epoch: &mut Epoch<'_>, kept: Kept<'_>) {
     }
     if shadow.is_some() && epoch.free() > 0 {
         found.clear();
+        let fits = Backfillable::new(epoch.free(), shadow, now);
         let mut from = 0;
-        while let Some((job, at)) = queue.first(from, Backfillable::new(epoch.free(), shadow, now))
-        {
+        while let Some((job, at)) = queue.first(from, fits) {
             found.push((job, at));
             from = at + 1;
         }

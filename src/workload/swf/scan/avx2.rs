@@ -40,7 +40,8 @@ pub(super) unsafe fn words(text: &[u8], start: usize, end: usize, fields: &mut F
         spaces[k / 2] |= u64::from(_mm256_movemask_epi8(space) as u32) << shift;
         control[k / 2] |= u64::from(_mm256_movemask_epi8(low) as u32) << shift;
     }
-    // Only the line's own bytes count.
+    // Only the line's own bytes count: control bytes after it are not its,
+    // and past its end `Bounds::of` counts every byte as a space.
     let inside = |word: usize| match len.saturating_sub(64 * word) {
         0 => 0,
         n if n >= 64 => u64::MAX,
@@ -49,7 +50,6 @@ pub(super) unsafe fn words(text: &[u8], start: usize, end: usize, fields: &mut F
     if control[0] & inside(0) != 0 || control[1] & inside(1) != 0 {
         return false;
     }
-    let spaces = [spaces[0] & inside(0), spaces[1] & inside(1)];
     let Some(bounds) = Bounds::of(spaces, len) else {
         return false;
     };
