@@ -27,7 +27,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeSet, BinaryHeap, HashMap};
 
 pub use pieces::{simulate_cut_at, simulate_in_pieces, CutRun, PIECES_PER_CORE};
-pub use profile::{Profile, Resume, RunsWalked};
+pub use profile::{Ends, Profile, Resume, RunsWalked};
 
 /// Index of a job in [`Workload::jobs`].
 pub type JobIdx = u32;

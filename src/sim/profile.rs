@@ -133,6 +133,23 @@ pub enum RunsWalked {
     End,
 }
 
+/// Where a change's two ends fall among the steps of a profile of one
+/// block: the first step at or after each. A hint for the next change
+/// over the same span, checked before use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ends {
+    from: u32,
+    to: u32,
+}
+
+/// Whether `k` is the first of `steps` at or after `t`.
+#[inline]
+fn first_at_or_after(steps: &[Step], k: usize, t: Time) -> bool {
+    k <= steps.len()
+        && (k == 0 || steps[k - 1].time < t)
+        && steps.get(k).is_none_or(|s| s.time >= t)
+}
+
 /// A position: block index, step index in the block.
 type Pos = (usize, usize);
 
@@ -257,8 +274,31 @@ impl Profile {
     /// throughout `[t, t + d)`. Always exists when `p <= procs`, because the
     /// last step extends forever and all holds eventually end.
     pub fn earliest_start(&self, p: u32, d: Time, from: Time) -> Time {
+        self.earliest_start_near(p, d, from).0
+    }
+
+    /// [`Profile::earliest_start`], and where a hold of `p` for `d` from
+    /// there would have its ends (see [`Profile::allocate_near`]).
+    pub fn earliest_start_near(&self, p: u32, d: Time, from: Time) -> (Time, Option<Ends>) {
         debug_assert!(p <= self.procs, "job wider than the machine");
-        self.scan(p, d, from, Time::MAX).unwrap_or(from)
+        match self.scan_at(p, d, from, Time::MAX) {
+            Some((t, (b, i), (bb, ib))) => {
+                // Positions within a block are the steps' own only when
+                // there is one block.
+                let one = self.blocks.len() == 1;
+                let ends = (one && b == 0 && bb <= 1).then(|| {
+                    let steps = &self.blocks[0].steps;
+                    let from = if steps[i].time == t { i } else { i + 1 };
+                    let to = if bb == 1 { steps.len() } else { ib };
+                    Ends {
+                        from: from as u32,
+                        to: to as u32,
+                    }
+                });
+                (t, ends)
+            }
+            None => (from, None),
+        }
     }
 
     /// For a job that holds `p` processors over `[held_at, held_at + d)`:
@@ -295,23 +335,23 @@ impl Profile {
     /// with fewer than `p` free (`Err` with its position). `Ok` too when the
     /// steps run out.
     #[inline]
-    fn window_from(&self, (b, i): Pos, p: u32, end: Time) -> Result<(), Pos> {
+    fn window_from(&self, (b, i): Pos, p: u32, end: Time) -> Result<Pos, Pos> {
         let stop = |t: Time, f: u32| t >= end || f < p;
         let mut at = (b, self.find_in(b, i + 1, stop));
         loop {
             if let (blk, Some(k)) = at {
                 return if self.blocks[blk].steps[k].time >= end {
-                    Ok(())
+                    Ok((blk, k))
                 } else {
                     Err((blk, k))
                 };
             }
             let next = at.0 + 1;
             let Some(blk) = self.blocks.get(next) else {
-                return Ok(());
+                return Ok((next, 0));
             };
             if blk.first() >= end {
-                return Ok(());
+                return Ok((next, 0));
             }
             // A whole block inside the window, all free enough: skip it.
             at = if blk.min >= i64::from(p) && blk.last() < end {
@@ -325,6 +365,12 @@ impl Profile {
     /// The first start `t` in `[from, limit)` where at least `p` are free
     /// at every step overlapping `[t, min(t + d, limit))`.
     fn scan(&self, p: u32, d: Time, from: Time, limit: Time) -> Option<Time> {
+        self.scan_at(p, d, from, limit).map(|(t, _, _)| t)
+    }
+
+    /// [`Profile::scan`], with the step covering the start and the first
+    /// step at or after the window's end (one past the last block if none).
+    fn scan_at(&self, p: u32, d: Time, from: Time, limit: Time) -> Option<(Time, Pos, Pos)> {
         let (mut b, mut i) = self.locate(from);
         let mut candidate = from;
         while candidate < limit {
@@ -349,7 +395,7 @@ impl Profile {
                 continue;
             }
             match self.window_from((b, i), p, candidate.saturating_add(d).min(limit)) {
-                Ok(()) => return Some(candidate),
+                Ok(end) => return Some((candidate, (b, i), end)),
                 // Too full there: restart from that step.
                 Err(at) => (b, i) = at,
             }
@@ -470,37 +516,51 @@ impl Profile {
     /// Holds `p` processors over `[t, t + d)`. The caller guarantees they are
     /// free (checked in debug builds).
     pub fn allocate(&mut self, t: Time, d: Time, p: u32) {
+        self.allocate_near(t, d, p, None);
+    }
+
+    /// Gives back `p` processors over `[t, t + d)`.
+    pub fn release(&mut self, t: Time, d: Time, p: u32) {
+        self.release_near(t, d, p, None);
+    }
+
+    /// [`Profile::allocate`], looking first where `near` says the hold's
+    /// ends are; returns where they are after it, for the release that
+    /// takes it back (a search's path places and removes jobs last in,
+    /// first out, so the steps are then as they were).
+    pub fn allocate_near(&mut self, t: Time, d: Time, p: u32, near: Option<Ends>) -> Option<Ends> {
         debug_assert!(
             self.fits(p, d, t),
             "allocating {p} over [{t}, {}) that is not free",
             t.saturating_add(d)
         );
-        self.change(t, t.saturating_add(d), -i64::from(p));
+        self.change(t, t.saturating_add(d), -i64::from(p), near)
     }
 
-    /// Gives back `p` processors over `[t, t + d)`.
-    pub fn release(&mut self, t: Time, d: Time, p: u32) {
-        self.change(t, t.saturating_add(d), i64::from(p));
+    /// [`Profile::release`], looking first where `near` says the hold's
+    /// ends are (see [`Profile::allocate_near`]).
+    pub fn release_near(&mut self, t: Time, d: Time, p: u32, near: Option<Ends>) -> Option<Ends> {
+        let ends = self.change(t, t.saturating_add(d), i64::from(p), near);
         debug_assert!(
             self.steps().all(|s| s.free <= self.procs),
             "releasing more than the machine"
         );
+        ends
     }
 
     /// Adds `delta` to the free count over `[from, to)`, splitting steps at
     /// both ends and merging equal neighbours afterwards. A hold reaching
     /// `Time::MAX` never ends.
     #[inline]
-    fn change(&mut self, from: Time, to: Time, delta: i64) {
+    fn change(&mut self, from: Time, to: Time, delta: i64, near: Option<Ends>) -> Option<Ends> {
         let from = from.max(self.start());
         if to <= from {
-            return;
+            return None;
         }
         self.version += 1;
         if self.blocks.len() == 1 && self.blocks[0].steps.len() < 2 * BLOCK - 1 {
             // The usual case on a machine of hundreds of processors.
-            self.change_in_one_block(from, to, delta);
-            return;
+            return Some(self.change_in_one_block(from, to, delta, near));
         }
         let (mut a, _) = self.split_at(from);
         let reaches_end = to == Time::MAX;
@@ -537,24 +597,38 @@ impl Profile {
             self.merge_at((bb, ib));
         }
         self.merge_at((ba, ia));
+        None
     }
 
     /// [`Profile::change`] on a profile of one block with room for the two
     /// steps a change may add: one vector, searched once from each end of
-    /// the change, no block to divide.
+    /// the change (unless `near` tells where they are), no block to divide.
     #[inline]
-    fn change_in_one_block(&mut self, from: Time, to: Time, delta: i64) {
+    fn change_in_one_block(
+        &mut self,
+        from: Time,
+        to: Time,
+        delta: i64,
+        near: Option<Ends>,
+    ) -> Ends {
         let blk = &mut self.blocks[0];
         // Steps put in copy a stored count, which `add` applies to as well;
         // `change_part` folds it before adding.
         let steps = &mut blk.steps;
         // `from` is at or after the first step, so `ia >= 1` unless it is it.
-        let ia = steps.partition_point(|s| s.time < from);
-        if ia == steps.len() || steps[ia].time != from {
+        let ia = match near {
+            Some(n) if first_at_or_after(steps, n.from as usize, from) => n.from as usize,
+            _ => steps.partition_point(|s| s.time < from),
+        };
+        let put_a = ia == steps.len() || steps[ia].time != from;
+        if put_a {
             let free = steps[ia - 1].free;
             steps.insert(ia, Step { time: from, free });
         }
-        let ib = ia + steps[ia..].partition_point(|s| s.time < to);
+        let ib = match near.map(|n| n.to as usize + usize::from(put_a)) {
+            Some(k) if k >= ia && first_at_or_after(steps, k, to) => k,
+            _ => ia + steps[ia..].partition_point(|s| s.time < to),
+        };
         if to != Time::MAX && (ib == steps.len() || steps[ib].time != to) {
             let free = steps[ib - 1].free;
             steps.insert(ib, Step { time: to, free });
@@ -567,8 +641,14 @@ impl Profile {
         if ib < steps.len() && steps[ib].free == steps[ib - 1].free {
             steps.remove(ib);
         }
-        if ia > 0 && steps[ia].free == steps[ia - 1].free {
+        let merged_a = ia > 0 && steps[ia].free == steps[ia - 1].free;
+        if merged_a {
             steps.remove(ia);
+        }
+        // The first steps at or after each end now.
+        Ends {
+            from: ia as u32,
+            to: (ib - usize::from(merged_a)) as u32,
         }
     }
 
@@ -870,6 +950,48 @@ mod tests {
         assert_eq!(p.earliest_start(6, Time::MAX, 100), 100);
         p.release(5, Time::MAX, 4);
         assert_eq!(frees(&p), vec![(0, 10)]);
+    }
+
+    mod hints {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// A search's path (holds placed at their earliest start and
+            /// taken back last in, first out, each with where its ends
+            /// were), and hints that are wrong, change the steps exactly
+            /// as plain holds and releases do.
+            #[test]
+            fn hints_never_change_the_steps(
+                running in prop::collection::vec((1..300i64, 1..40u32), 0..90),
+                moves in prop::collection::vec((any::<bool>(), 1..200i64, 1..40u32, 0..300u32, 0..300u32), 1..300),
+            ) {
+                let mut plain = Profile::new(40, 0);
+                for &(d, p) in &running {
+                    if plain.fits(p, d, 0) {
+                        plain.allocate(0, d, p);
+                    }
+                }
+                let mut hinted = plain.clone();
+                let mut path: Vec<(Time, Time, u32, Option<Ends>)> = Vec::new();
+                for (place, d, p, a, b) in moves {
+                    let wrong = Some(Ends { from: a, to: b });
+                    if place {
+                        let (t, ends) = hinted.earliest_start_near(p, d, 0);
+                        prop_assert_eq!(t, plain.earliest_start(p, d, 0));
+                        // Now and then a wrong hint instead of the scan's.
+                        let near = if a % 5 == 0 { wrong } else { ends };
+                        let ends = hinted.allocate_near(t, d, p, near);
+                        plain.allocate(t, d, p);
+                        path.push((t, d, p, if b % 7 == 0 { wrong } else { ends }));
+                    } else if let Some((t, d, p, near)) = path.pop() {
+                        hinted.release_near(t, d, p, near);
+                        plain.release(t, d, p);
+                    }
+                    prop_assert!(hinted.steps().eq(plain.steps()));
+                }
+            }
+        }
     }
 
     /// The profile against free counts kept per second, over random holds

@@ -401,13 +401,13 @@ fn own_queue_pass(
         from = at_position + 1;
         let info = epoch.state.jobs[job as usize];
         let (p, d) = (info.procs, info.estimate);
-        let at = live.profile().earliest_start(p, d, now);
+        let (at, ends) = live.profile().earliest_start_near(p, d, now);
         if at == now {
-            live.start(now, d, p);
+            live.start_near(now, d, p, ends);
             epoch.start(job);
             queue.remove(job, at_position);
         } else {
-            live.reserve(at, d, p);
+            live.reserve_near(at, d, p, ends);
             epoch.reserve(job, at);
             reserved += 1;
         }
@@ -471,12 +471,12 @@ pub(crate) fn backfill_pass(
         let (p, d) = (info.procs, info.estimate);
         let may_reserve = i < reservable && reserved < depth;
         if may_reserve {
-            let at = live.profile().earliest_start(p, d, now);
+            let (at, ends) = live.profile().earliest_start_near(p, d, now);
             if at == now {
-                live.start(now, d, p);
+                live.start_near(now, d, p, ends);
                 epoch.start(job);
             } else {
-                live.reserve(at, d, p);
+                live.reserve_near(at, d, p, ends);
                 epoch.reserve(job, at);
                 reserved += 1;
             }

@@ -7,13 +7,14 @@
 //! started here takes its hold, and the reservations planned in an epoch are
 //! given back at its end.
 
-use crate::sim::{Profile, State};
+use crate::sim::{Ends, Profile, State};
 use crate::workload::Time;
 
 pub(crate) struct LiveProfile {
     profile: Profile,
-    /// Holds taken this epoch for reservations, given back by [`Self::end_epoch`].
-    planned: Vec<(Time, Time, u32)>,
+    /// Holds taken this epoch for reservations, given back by
+    /// [`Self::end_epoch`], with where their ends were.
+    planned: Vec<(Time, Time, u32, Option<Ends>)>,
     /// The instant and epoch of the last sync; `None` before the first.
     synced: Option<(Time, u64)>,
 }
@@ -66,19 +67,32 @@ impl LiveProfile {
     /// Holds `p` over `[t, t + d)` for a job started now: it stays, as the
     /// running job.
     pub fn start(&mut self, t: Time, d: Time, p: u32) {
-        self.profile.allocate(t, d, p);
+        self.start_near(t, d, p, None);
+    }
+
+    /// [`Self::start`] with where the hold's ends are, if known (see
+    /// [`Profile::earliest_start_near`]).
+    pub fn start_near(&mut self, t: Time, d: Time, p: u32, near: Option<Ends>) {
+        self.profile.allocate_near(t, d, p, near);
     }
 
     /// Holds `p` over `[t, t + d)` for a reservation, until the epoch ends.
     pub fn reserve(&mut self, t: Time, d: Time, p: u32) {
-        self.profile.allocate(t, d, p);
-        self.planned.push((t, d, p));
+        self.reserve_near(t, d, p, None);
     }
 
-    /// Gives back this epoch's reservations: the next epoch plans afresh.
+    /// [`Self::reserve`] with where the hold's ends are, if known.
+    pub fn reserve_near(&mut self, t: Time, d: Time, p: u32, near: Option<Ends>) {
+        let ends = self.profile.allocate_near(t, d, p, near);
+        self.planned.push((t, d, p, ends));
+    }
+
+    /// Gives back this epoch's reservations, last first: the next epoch
+    /// plans afresh. Where no job started after a reservation, the steps
+    /// are as it left them and its ends are found where they were.
     pub fn end_epoch(&mut self) {
-        for (t, d, p) in self.planned.drain(..).rev() {
-            self.profile.release(t, d, p);
+        for (t, d, p, ends) in self.planned.drain(..).rev() {
+            self.profile.release_near(t, d, p, ends);
         }
     }
 }

@@ -14,14 +14,16 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod traverse;
+mod unplaced;
 
 use super::backfill::LiveProfile;
 use super::objective::{EpochContext, Measure, Objective, MAX_MEASURES};
 use super::Order;
-use crate::sim::{Epoch, JobIdx, Policy, PolicyStats, Profile, State};
+use crate::sim::{Ends, Epoch, JobIdx, Policy, PolicyStats, Profile, State};
 use crate::workload::Time;
 use std::time::Instant;
 use traverse::{traverse, Step, Traversal, Visitor};
+use unplaced::Unplaced;
 
 /// The search's settings: what to optimise and how hard to look.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -273,11 +275,13 @@ struct Search<'a> {
     spec: &'a SearchSpec,
     now: Time,
     cands: Vec<Cand>,
-    /// Candidate indices by submit time (oldest first), for max-wait bounds.
-    by_age: Vec<usize>,
-    placed: Vec<bool>,
-    /// Placed (candidate, start) along the current path.
-    path: Vec<(usize, Time)>,
+    /// The candidates off the path, in heuristic order (as `cands`).
+    unplaced: Unplaced,
+    /// The same, oldest first (by submit time), for max-wait bounds.
+    unplaced_by_age: Unplaced,
+    /// Placed (candidate, start, where its hold's ends are) along the
+    /// current path.
+    path: Vec<(usize, Time, Option<Ends>)>,
     /// Per depth: accumulated measure terms of the placed jobs.
     acc: Vec<[f64; MAX_MEASURES]>,
     /// Per depth: the lower-bound terms of the placed jobs (to subtract).
@@ -312,19 +316,20 @@ impl<'a> Search<'a> {
             })
             .collect();
         let oldest_wait = cands.iter().map(|c| now - c.submit).max().unwrap_or(0);
-        let mut by_age: Vec<usize> = (0..cands.len()).collect();
+        let in_order: Vec<usize> = (0..cands.len()).collect();
+        let mut by_age = in_order.clone();
         by_age.sort_by_key(|&i| (cands[i].submit, cands[i].job));
         let n = spec.objective.measures.len();
         let mut s = Search {
             spec,
             now,
-            placed: vec![false; cands.len()],
+            unplaced: Unplaced::new(&in_order),
+            unplaced_by_age: Unplaced::new(&by_age),
             path: Vec::with_capacity(cands.len()),
             acc: vec![[0.0; MAX_MEASURES]],
             acc_lb: vec![[0.0; MAX_MEASURES]],
             total_lb: [0.0; MAX_MEASURES],
             cands,
-            by_age,
             profile,
             cx: EpochContext { oldest_wait },
             refs: [0.0; MAX_MEASURES],
@@ -394,8 +399,8 @@ impl<'a> Search<'a> {
         for m in 0..self.spec.objective.measures.len() {
             let acc = if self.is_max(m) {
                 // The oldest unplaced job waits at least its current wait.
-                let oldest = self.by_age.iter().find(|&&i| !self.placed[i]);
-                let bound = oldest.map_or(0.0, |&i| (self.now - self.cands[i].submit) as f64);
+                let oldest = self.unplaced_by_age.first();
+                let bound = oldest.map_or(0.0, |i| (self.now - self.cands[i].submit) as f64);
                 self.acc[depth][m].max(bound)
             } else {
                 self.acc[depth][m] + (self.total_lb[m] - self.acc_lb[depth][m])
@@ -447,19 +452,20 @@ impl<'a> Search<'a> {
 
 impl Visitor for Search<'_> {
     fn enter(&mut self, _depth: usize, rank: usize) -> Step {
-        // The rank-th unplaced candidate in heuristic order.
+        // The rank-th unplaced candidate in heuristic order; the traversal
+        // asks only for ranks below the number left.
         let i = self
-            .placed
-            .iter()
-            .enumerate()
-            .filter(|(_, &p)| !p)
+            .unplaced
             .nth(rank)
-            .map_or(0, |(i, _)| i);
+            .expect("a rank below the candidates left");
         let c = &self.cands[i];
-        let start = self.profile.earliest_start(c.procs, c.estimate, self.now);
-        self.profile.allocate(start, c.estimate, c.procs);
-        self.placed[i] = true;
-        self.path.push((i, start));
+        let (start, ends) = self
+            .profile
+            .earliest_start_near(c.procs, c.estimate, self.now);
+        let ends = self.profile.allocate_near(start, c.estimate, c.procs, ends);
+        self.unplaced.take(i);
+        self.unplaced_by_age.take(i);
+        self.path.push((i, start, ends));
         let terms = self.terms(i, start);
         let lb_terms = self.terms(i, self.now);
         let depth = self.path.len();
@@ -490,10 +496,13 @@ impl Visitor for Search<'_> {
     }
 
     fn leave(&mut self) {
-        if let Some((i, start)) = self.path.pop() {
+        if let Some((i, start, ends)) = self.path.pop() {
             let c = &self.cands[i];
-            self.profile.release(start, c.estimate, c.procs);
-            self.placed[i] = false;
+            // The path below was taken back: the steps are as the hold
+            // left them, and its ends where it left them.
+            self.profile.release_near(start, c.estimate, c.procs, ends);
+            self.unplaced_by_age.put_back(i);
+            self.unplaced.put_back(i);
             self.acc.truncate(self.path.len() + 1);
             self.acc_lb.truncate(self.path.len() + 1);
         }
@@ -523,8 +532,8 @@ impl Visitor for Search<'_> {
             self.best_now.extend(
                 self.path
                     .iter()
-                    .filter(|&&(_, s)| s == now)
-                    .map(|&(i, _)| self.cands[i].job),
+                    .filter(|&&(_, s, _)| s == now)
+                    .map(|&(i, _, _)| self.cands[i].job),
             );
         }
     }

@@ -97,7 +97,15 @@ impl Walk<'_> {
         let children = self.n - depth + 1;
         // Levels below this one where a discrepancy is possible (2+ children).
         let levels_below = self.n.saturating_sub(depth + 1);
-        for rank in 0..children {
+        // Most rules allow the heuristic's child alone: the ranks after it
+        // are not looked at, so a path costs its depth, not its depth
+        // times the queue.
+        let ranks = match *rule {
+            Rule::Heuristic | Rule::Exactly(0) => 0..1,
+            Rule::DiscrepancyAt(at) if depth > at => 0..1,
+            _ => 0..children,
+        };
+        for rank in ranks {
             let next = match *rule {
                 Rule::Heuristic => (rank == 0).then_some(Rule::Heuristic),
                 Rule::Exactly(k) => {
