@@ -279,6 +279,10 @@ struct Search<'a> {
     unplaced: Unplaced,
     /// The same, oldest first (by submit time), for max-wait bounds.
     unplaced_by_age: Unplaced,
+    /// The rank and candidate of the node entered last at each depth,
+    /// under the current path: its next sibling places the candidate
+    /// after it.
+    last_child: Vec<Option<(usize, usize)>>,
     /// Placed (candidate, start, where its hold's ends are) along the
     /// current path.
     path: Vec<(usize, Time, Option<Ends>)>,
@@ -325,6 +329,7 @@ impl<'a> Search<'a> {
             now,
             unplaced: Unplaced::new(&in_order),
             unplaced_by_age: Unplaced::new(&by_age),
+            last_child: vec![None; cands.len() + 1],
             path: Vec::with_capacity(cands.len()),
             acc: vec![[0.0; MAX_MEASURES]],
             acc_lb: vec![[0.0; MAX_MEASURES]],
@@ -451,13 +456,20 @@ impl<'a> Search<'a> {
 }
 
 impl Visitor for Search<'_> {
-    fn enter(&mut self, _depth: usize, rank: usize) -> Step {
+    fn enter(&mut self, depth: usize, rank: usize) -> Step {
         // The rank-th unplaced candidate in heuristic order; the traversal
-        // asks only for ranks below the number left.
-        let i = self
-            .unplaced
-            .nth(rank)
-            .expect("a rank below the candidates left");
+        // asks only for ranks below the number left. Siblings come in rank
+        // order, each after the last one left (so the list is as it was).
+        let i = match self.last_child[depth] {
+            Some((r, last)) if r + 1 == rank => self.unplaced.after(last),
+            _ => self.unplaced.nth(rank),
+        }
+        .expect("a rank below the candidates left");
+        self.last_child[depth] = Some((rank, i));
+        // This node's children are new: none entered yet.
+        if let Some(below) = self.last_child.get_mut(depth + 1) {
+            *below = None;
+        }
         let c = &self.cands[i];
         let (start, ends) = self
             .profile

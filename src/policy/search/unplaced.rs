@@ -49,6 +49,12 @@ impl Unplaced {
         (at != head).then_some(at as usize)
     }
 
+    /// The candidate after `i` (which is in the list), if any.
+    pub fn after(&self, i: usize) -> Option<usize> {
+        let at = self.next[i];
+        (at != self.head()).then_some(at as usize)
+    }
+
     /// Takes candidate `i` out.
     pub fn take(&mut self, i: usize) {
         let (p, n) = (self.prev[i], self.next[i]);
@@ -86,6 +92,9 @@ mod tests {
                     prop_assert_eq!(list.nth(r), plain.get(r).copied());
                 }
                 prop_assert_eq!(list.first(), plain.first().copied());
+                for (k, &i) in plain.iter().enumerate() {
+                    prop_assert_eq!(list.after(i), plain.get(k + 1).copied());
+                }
                 if take {
                     if let Some(i) = list.nth(rank) {
                         list.take(i);
