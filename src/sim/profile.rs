@@ -282,14 +282,13 @@ impl Profile {
     pub fn earliest_start_near(&self, p: u32, d: Time, from: Time) -> (Time, Option<Ends>) {
         debug_assert!(p <= self.procs, "job wider than the machine");
         match self.scan_at(p, d, from, Time::MAX) {
-            Some((t, (b, i), (bb, ib))) => {
+            Some((t, (_, i), (past, ib))) => {
                 // Positions within a block are the steps' own only when
-                // there is one block.
-                let one = self.blocks.len() == 1;
-                let ends = (one && b == 0 && bb <= 1).then(|| {
+                // there is one block; the end's is then in it or past it.
+                let ends = (self.blocks.len() == 1).then(|| {
                     let steps = &self.blocks[0].steps;
                     let from = if steps[i].time == t { i } else { i + 1 };
-                    let to = if bb == 1 { steps.len() } else { ib };
+                    let to = if past == 0 { ib } else { steps.len() };
                     Ends {
                         from: from as u32,
                         to: to as u32,
