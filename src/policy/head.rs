@@ -1,5 +1,7 @@
 //! The first waiting job in LXF or SJF order, kept between epochs by a
-//! kinetic tournament, for a dispatcher that only ever takes the head.
+//! kinetic tournament, for a dispatcher that only reads the front of the
+//! queue: without backfilling, or the list scheduler, which reads jobs in
+//! order until none is free now ([`Head::in_order`]).
 //!
 //! Without backfilling, jobs start strictly in queue order until one does
 //! not fit, so an epoch needs the queue's first job, then the next, and so
@@ -18,7 +20,9 @@
 //! integers, ties included), or anything below it does: to move to a later
 //! second, only nodes whose second has come are played again. An arrival or
 //! a start plays the path of one leaf again. The order is exactly
-//! [`Order::sort`]'s.
+//! [`Order::sort`]'s. Each node holding the first below it, the tree is a
+//! heap in queue order, so the queue is read in order from it without a
+//! sort: the first `k` jobs cost about `k` times the tree's depth.
 
 use super::order::lxf_cmp;
 use super::Order;
@@ -180,6 +184,27 @@ impl Head {
         self.play_up(s, jobs, now);
     }
 
+    /// The waiting jobs in queue order, as of the last [`Head::advance`]
+    /// (at `now`), read lazily: the first `k` cost about `k` times the
+    /// tree's depth, however many wait. `candidates` is scratch space.
+    pub fn in_order<'h>(
+        &'h self,
+        jobs: &'h [JobInfo],
+        now: Time,
+        candidates: &'h mut Vec<u32>,
+    ) -> InOrder<'h> {
+        candidates.clear();
+        if self.first().is_some() {
+            candidates.push(1);
+        }
+        InOrder {
+            head: self,
+            jobs,
+            now,
+            candidates,
+        }
+    }
+
     /// Slots for twice the jobs waiting, handed out again in their
     /// arrival order, and every node played at `now`.
     fn rebuild(&mut self, jobs: &[JobInfo], now: Time) {
@@ -198,6 +223,91 @@ impl Head {
         for i in (1..self.size).rev() {
             self.play(i, jobs, now);
         }
+    }
+}
+
+/// The waiting jobs in queue order (see [`Head::in_order`]).
+///
+/// Each node holds the first of its subtree, so the tree is a heap in the
+/// queue order. The next job is the first of the best candidate subtree;
+/// once it is read, what is left of that subtree is the siblings along the
+/// path down to its leaf, which become candidates in its place.
+pub(crate) struct InOrder<'h> {
+    head: &'h Head,
+    jobs: &'h [JobInfo],
+    now: Time,
+    /// Nodes whose subtrees hold the jobs not read yet, a binary heap by
+    /// their firsts (the first in queue order at the top).
+    candidates: &'h mut Vec<u32>,
+}
+
+impl InOrder<'_> {
+    /// Whether candidate node `a`'s first comes before `b`'s.
+    fn before(&self, a: u32, b: u32) -> bool {
+        let first = &self.head.first;
+        self.head
+            .ahead(first[a as usize], first[b as usize], self.jobs, self.now)
+    }
+
+    fn push(&mut self, node: u32) {
+        let mut i = self.candidates.len();
+        self.candidates.push(node);
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if !self.before(self.candidates[i], self.candidates[parent]) {
+                break;
+            }
+            self.candidates.swap(i, parent);
+            i = parent;
+        }
+    }
+
+    fn pop(&mut self) -> Option<u32> {
+        let top = *self.candidates.first()?;
+        let last = self.candidates.pop()?;
+        if !self.candidates.is_empty() {
+            self.candidates[0] = last;
+            let n = self.candidates.len();
+            let mut i = 0;
+            loop {
+                let (l, r) = (2 * i + 1, 2 * i + 2);
+                let mut best = i;
+                if l < n && self.before(self.candidates[l], self.candidates[best]) {
+                    best = l;
+                }
+                if r < n && self.before(self.candidates[r], self.candidates[best]) {
+                    best = r;
+                }
+                if best == i {
+                    break;
+                }
+                self.candidates.swap(i, best);
+                i = best;
+            }
+        }
+        Some(top)
+    }
+}
+
+impl Iterator for InOrder<'_> {
+    type Item = JobIdx;
+
+    fn next(&mut self) -> Option<JobIdx> {
+        let node = self.pop()? as usize;
+        let (first, size) = (&self.head.first, self.head.size);
+        let job = first[node];
+        // Down to the job's leaf: the other child at each step holds the
+        // rest of the subtree.
+        let mut i = node;
+        while i < size {
+            let (l, r) = (2 * i, 2 * i + 1);
+            let (next, other) = if first[l] == job { (l, r) } else { (r, l) };
+            if first[other] != NONE {
+                self.push(other as u32);
+            }
+            i = next;
+        }
+        Some(job)
     }
 }
 
@@ -271,6 +381,9 @@ mod tests {
                 let mut sorted = waiting.clone();
                 order.sort(now, &jobs, &mut sorted);
                 prop_assert_eq!(head.first(), sorted.first().copied(), "at {}", now);
+                let mut scratch = Vec::new();
+                let listed: Vec<JobIdx> = head.in_order(&jobs, now, &mut scratch).collect();
+                prop_assert_eq!(&listed, &sorted, "in order at {}", now);
                 let leaving = match op {
                     0 => sorted.first().copied(),
                     1 if !sorted.is_empty() => Some(sorted[pass as usize % sorted.len()]),
