@@ -191,18 +191,20 @@ impl Head {
         &'h self,
         jobs: &'h [JobInfo],
         now: Time,
-        candidates: &'h mut Vec<u32>,
+        candidates: &'h mut Vec<Candidate>,
     ) -> InOrder<'h> {
         candidates.clear();
-        if self.first().is_some() {
-            candidates.push(1);
-        }
-        InOrder {
+        let order = InOrder {
             head: self,
             jobs,
             now,
             candidates,
+        };
+        if self.first().is_some() {
+            let root = order.candidate(1);
+            order.candidates.push(root);
         }
+        order
     }
 
     /// Slots for twice the jobs waiting, handed out again in their
@@ -236,54 +238,95 @@ pub(crate) struct InOrder<'h> {
     head: &'h Head,
     jobs: &'h [JobInfo],
     now: Time,
-    /// Nodes whose subtrees hold the jobs not read yet, a binary heap by
-    /// their firsts (the first in queue order at the top).
-    candidates: &'h mut Vec<u32>,
+    /// Subtrees holding the jobs not read yet, a binary heap by their
+    /// firsts (the first in queue order at the top).
+    candidates: &'h mut Vec<Candidate>,
+}
+
+/// A subtree of jobs not read yet, with what orders its first job, so that
+/// the heap compares without looking the jobs up.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Candidate {
+    /// LXF: the first job's wait plus estimate at `now`, the numerator of
+    /// its expansion factor; SJF: its estimate.
+    key: i128,
+    /// LXF: the first job's estimate, the denominator; SJF: unused.
+    per: i128,
+    submit: Time,
+    job: JobIdx,
+    node: u32,
 }
 
 impl InOrder<'_> {
-    /// Whether candidate node `a`'s first comes before `b`'s.
-    fn before(&self, a: u32, b: u32) -> bool {
-        let first = &self.head.first;
-        self.head
-            .ahead(first[a as usize], first[b as usize], self.jobs, self.now)
-    }
-
-    fn push(&mut self, node: u32) {
-        let mut i = self.candidates.len();
-        self.candidates.push(node);
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            if !self.before(self.candidates[i], self.candidates[parent]) {
-                break;
-            }
-            self.candidates.swap(i, parent);
-            i = parent;
+    fn candidate(&self, node: usize) -> Candidate {
+        let job = self.head.first[node];
+        let info = &self.jobs[job as usize];
+        let (key, per) = if self.head.lxf {
+            let wait = i128::from(self.now) - i128::from(info.submit);
+            (wait + i128::from(info.estimate), i128::from(info.estimate))
+        } else {
+            (i128::from(info.estimate), 0)
+        };
+        Candidate {
+            key,
+            per,
+            submit: info.submit,
+            job,
+            node: node as u32,
         }
     }
 
-    fn pop(&mut self) -> Option<u32> {
+    /// Whether `a`'s first comes before `b`'s: [`Head::cmp`].
+    fn before(&self, a: &Candidate, b: &Candidate) -> bool {
+        if self.head.lxf {
+            // Larger expansion factor first, compared in integers.
+            let (x, y) = (a.key * b.per, b.key * a.per);
+            if x != y {
+                return x > y;
+            }
+        } else if a.key != b.key {
+            return a.key < b.key;
+        }
+        (a.submit, a.job) < (b.submit, b.job)
+    }
+
+    fn push(&mut self, c: Candidate) {
+        let mut i = self.candidates.len();
+        self.candidates.push(c);
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if !self.before(&c, &self.candidates[parent]) {
+                break;
+            }
+            self.candidates[i] = self.candidates[parent];
+            i = parent;
+        }
+        self.candidates[i] = c;
+    }
+
+    fn pop(&mut self) -> Option<Candidate> {
         let top = *self.candidates.first()?;
         let last = self.candidates.pop()?;
-        if !self.candidates.is_empty() {
-            self.candidates[0] = last;
-            let n = self.candidates.len();
+        let n = self.candidates.len();
+        if n > 0 {
             let mut i = 0;
             loop {
                 let (l, r) = (2 * i + 1, 2 * i + 2);
-                let mut best = i;
-                if l < n && self.before(self.candidates[l], self.candidates[best]) {
-                    best = l;
-                }
-                if r < n && self.before(self.candidates[r], self.candidates[best]) {
-                    best = r;
-                }
-                if best == i {
+                if l >= n {
                     break;
                 }
-                self.candidates.swap(i, best);
-                i = best;
+                let child = if r < n && self.before(&self.candidates[r], &self.candidates[l]) {
+                    r
+                } else {
+                    l
+                };
+                if !self.before(&self.candidates[child], &last) {
+                    break;
+                }
+                self.candidates[i] = self.candidates[child];
+                i = child;
             }
+            self.candidates[i] = last;
         }
         Some(top)
     }
@@ -293,17 +336,17 @@ impl Iterator for InOrder<'_> {
     type Item = JobIdx;
 
     fn next(&mut self) -> Option<JobIdx> {
-        let node = self.pop()? as usize;
-        let (first, size) = (&self.head.first, self.head.size);
-        let job = first[node];
+        let top = self.pop()?;
+        let (head, job) = (self.head, top.job);
         // Down to the job's leaf: the other child at each step holds the
         // rest of the subtree.
-        let mut i = node;
-        while i < size {
+        let mut i = top.node as usize;
+        while i < head.size {
             let (l, r) = (2 * i, 2 * i + 1);
-            let (next, other) = if first[l] == job { (l, r) } else { (r, l) };
-            if first[other] != NONE {
-                self.push(other as u32);
+            let (next, other) = if head.first[l] == job { (l, r) } else { (r, l) };
+            if head.first[other] != NONE {
+                let c = self.candidate(other);
+                self.push(c);
             }
             i = next;
         }

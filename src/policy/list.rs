@@ -15,7 +15,7 @@
 //! front only as far as it needs: with thousands of jobs running, an epoch
 //! costs what its own jobs need, not a pass over every running job.
 
-use super::head::{Head, InOrder};
+use super::head::{Candidate, Head, InOrder};
 use super::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, State};
 use crate::workload::Time;
@@ -34,7 +34,7 @@ pub struct ListScheduler {
     /// When to keep `head`, `None` for an order it cannot keep.
     keep: Option<Keep>,
     /// Scratch space for reading `head` in order.
-    candidates: Vec<u32>,
+    candidates: Vec<Candidate>,
     /// Processors of the running jobs by estimated end, kept from epoch to
     /// epoch.
     ends: BTreeMap<Time, u32>,

@@ -16,13 +16,15 @@
 //! In FCFS order with a bounded depth the policy keeps its own queue
 //! ([`WaitingQueue`]): a list while short, a tree while long, whose search
 //! for the jobs that may start now looks only where one may be, so a long
-//! queue of jobs that cannot start costs nothing per epoch. Classic EASY in
-//! LXF or SJF order keeps that queue too, for the same search, and the
-//! first job in queue order ([`Head`]), so that it never sorts the queue.
+//! queue of jobs that cannot start costs nothing per epoch. EASY in LXF or
+//! SJF order keeps that queue too, for the same search, and the queue in
+//! its order ([`Head`]), from which classic EASY takes the first job and
+//! deeper EASY reads the jobs that start or reserve before the search, so
+//! that it never sorts the queue.
 
 use super::waiting::{anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
-use crate::policy::head::Head;
+use crate::policy::head::{Candidate, Head};
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
 use crate::workload::Time;
@@ -42,6 +44,8 @@ pub struct Easy {
     head: Option<Head>,
     /// The jobs that may backfill at an epoch, with their positions.
     found: Vec<(JobIdx, Position)>,
+    /// Scratch space for reading `head` in order.
+    candidates: Vec<Candidate>,
 }
 
 impl Easy {
@@ -56,7 +60,11 @@ impl Easy {
     pub fn new(order: Order, depth: u32) -> Self {
         let depth = depth.max(1);
         // Unbounded depth reserves for every job at every epoch anyway.
-        let head = if depth == 1 { Head::new(order) } else { None };
+        let head = if depth != u32::MAX {
+            Head::new(order)
+        } else {
+            None
+        };
         let own_queue =
             (order == Order::Fcfs && depth != u32::MAX || head.is_some()).then(WaitingQueue::new);
         Easy {
@@ -68,6 +76,7 @@ impl Easy {
             own_queue,
             head,
             found: Vec::new(),
+            candidates: Vec::new(),
         }
     }
 }
@@ -124,13 +133,23 @@ impl Policy for Easy {
             }
             if !queue.is_empty() && state.free > 0 {
                 if let Some(head) = self.head.as_mut() {
-                    let kept = Kept {
-                        ends: &mut self.ends,
-                        queue,
-                        head,
-                        found: &mut self.found,
-                    };
-                    ranked_shadow_pass(epoch, kept);
+                    if classic {
+                        let kept = Kept {
+                            ends: &mut self.ends,
+                            queue,
+                            head,
+                            found: &mut self.found,
+                        };
+                        ranked_shadow_pass(epoch, kept);
+                    } else {
+                        let kept = Ranked {
+                            queue,
+                            head,
+                            found: &mut self.found,
+                            candidates: &mut self.candidates,
+                        };
+                        ranked_queue_pass(epoch, &mut self.profile, kept, self.depth);
+                    }
                 } else if classic {
                     shadow_pass(epoch, &mut self.ends, queue);
                 } else {
@@ -452,6 +471,104 @@ fn own_queue_pass(
     queue.settle();
 }
 
+/// What EASY with more than one reservation in LXF or SJF order keeps
+/// from epoch to epoch, besides its profile.
+struct Ranked<'a> {
+    /// The waiting jobs in arrival order.
+    queue: &'a mut WaitingQueue,
+    /// The waiting jobs in queue order.
+    head: &'a mut Head,
+    found: &'a mut Vec<(JobIdx, Position)>,
+    candidates: &'a mut Vec<Candidate>,
+}
+
+/// [`backfill_pass`] in LXF or SJF order with more than one reservation,
+/// with the same starts and reservations, without sorting the queue: the
+/// jobs are read in queue order from the head, each starting now or taking
+/// a reservation, until `depth` are held. Every later job then starts only
+/// if it fits now; starts only take processors, so no job comes to fit
+/// during the pass, and the jobs that fit at its start, found in the
+/// arrival-order queue's tree and put in queue order, are all the walk
+/// would start, tested again in turn.
+fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Ranked<'_>, depth: u32) {
+    let Ranked {
+        queue,
+        head,
+        found,
+        candidates,
+    } = kept;
+    let (now, jobs) = (epoch.state.now, epoch.state.jobs);
+    head.advance(jobs, now);
+    found.clear();
+    let mut reserved = 0;
+    for job in head.in_order(jobs, now, candidates) {
+        if reserved >= depth {
+            break;
+        }
+        let info = jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        let (at, ends) = live.profile().earliest_start_near(p, d, now);
+        if at == now {
+            live.start_near(now, d, p, ends);
+            epoch.start(job);
+            found.push((job, queue.position(job)));
+        } else {
+            live.reserve_near(at, d, p, ends);
+            epoch.reserve(job, at);
+            reserved += 1;
+        }
+    }
+    for &(job, at) in found.iter() {
+        head.remove(job, jobs, now);
+        queue.remove(job, at);
+    }
+    if epoch.free() > 0 {
+        found.clear();
+        let (free, profile) = (epoch.free(), live.profile());
+        // Per width asked, until when that many stay free: a job fits now
+        // when it ends by then. The jobs holding reservations are not
+        // found: their earliest start was later, before they held theirs.
+        let mut free_until: Vec<(u32, Option<Time>)> = Vec::new();
+        let mut fits = |p: u32, d: Time| {
+            if p > free {
+                return false;
+            }
+            let until = match free_until.iter().find(|&&(q, _)| q == p) {
+                Some(&(_, until)) => until,
+                None => {
+                    let until = profile.free_until(p, now);
+                    free_until.push((p, until));
+                    until
+                }
+            };
+            until.is_some_and(|end| now.saturating_add(d) <= end)
+        };
+        let mut from = 0;
+        while let Some((job, at)) = queue.first(from, &mut fits) {
+            found.push((job, at));
+            from = at + 1;
+        }
+        found.sort_by(|a, b| head.cmp(a.0, b.0, jobs, now));
+        for &(job, at) in found.iter() {
+            let free = epoch.free();
+            if free == 0 {
+                break;
+            }
+            let info = jobs[job as usize];
+            let (p, d) = (info.procs, info.estimate);
+            if p > free || !live.profile().fits(p, d, now) {
+                continue;
+            }
+            live.start(now, d, p);
+            epoch.start(job);
+            head.remove(job, jobs, now);
+            queue.remove(job, at);
+        }
+    }
+    live.end_epoch();
+    queue.settle();
+}
+
 /// One EASY pass at this epoch over `queue`, on `profile` synced to this
 /// epoch: each of the first `reservable` jobs that cannot start now
 /// takes a reservation at its earliest start, until `depth` are held
@@ -618,6 +735,38 @@ mod tests {
                     assert_eq!(a.runs, b.runs, "{what}");
                     let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
                     assert_eq!(ra.reservations, rb.reservations, "{what}");
+                }
+            }
+        }
+    }
+
+    /// More than one reservation in LXF and SJF order: the head read in
+    /// order and the arrival-order queue's tree give the sorted walk's
+    /// schedule and reservations, in every shape and event mode.
+    #[test]
+    fn ranked_queue_gives_the_sorted_walks_schedule() {
+        for (shape, w) in shapes(3000, 5) {
+            for events in EVENT_MODES {
+                for order in [Order::Lxf, Order::Sjf] {
+                    for depth in [2, 4] {
+                        let opts = SimOptions {
+                            audit: true,
+                            events,
+                        };
+                        let mut ranked = Easy::new(order, depth);
+                        assert!(ranked.head.is_some() && ranked.own_queue.is_some());
+                        let mut sorted = Easy {
+                            own_queue: None,
+                            head: None,
+                            ..Easy::new(order, depth)
+                        };
+                        let a = simulate(&w, &mut ranked, opts).expect("ranked");
+                        let b = simulate(&w, &mut sorted, opts).expect("sorted");
+                        let what = format!("{shape}, {events}, {order}, depth {depth}");
+                        assert_eq!(a.runs, b.runs, "{what}");
+                        let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
+                        assert_eq!(ra.reservations, rb.reservations, "{what}");
+                    }
                 }
             }
         }
