@@ -244,7 +244,10 @@ impl WaitingQueue {
     pub fn settle(&mut self) {
         match &mut self.form {
             Form::List(list) => {
-                list.retain(|e| e.1 != u32::MAX);
+                // Taken-out jobs leave gaps; most passes take none out.
+                if list.len() != self.len {
+                    list.retain(|e| e.1 != u32::MAX);
+                }
                 if list.len() > TREE_ABOVE {
                     let widest = list.iter().map(|e| e.1).max().unwrap_or(1);
                     let mut tree = QueueTree::new(widest);
