@@ -15,11 +15,14 @@
 //! front only as far as it needs: with thousands of jobs running, an epoch
 //! costs what its own jobs need, not a pass over every running job.
 
+use super::fair_queue::{FairOrder, FairQueue, Next};
 use super::head::{Candidate, Head, InOrder};
 use super::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, State};
 use crate::workload::Time;
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
+use std::collections::BinaryHeap;
 
 pub struct ListScheduler {
     rank: Ranker,
@@ -35,6 +38,10 @@ pub struct ListScheduler {
     keep: Option<Keep>,
     /// Scratch space for reading `head` in order.
     candidates: Vec<Candidate>,
+    /// The queue in fairshare order, kept from epoch to epoch.
+    fair: Option<FairQueue>,
+    /// Scratch space for reading `fair` in order.
+    fair_heap: BinaryHeap<Reverse<Next>>,
     /// Processors of the running jobs by estimated end, kept from epoch to
     /// epoch.
     ends: BTreeMap<Time, u32>,
@@ -68,6 +75,8 @@ impl ListScheduler {
             head: None,
             keep: Head::new(order).map(|_| Keep::LONG),
             candidates: Vec::new(),
+            fair: matches!(order, Order::Fairshare(_)).then(FairQueue::default),
+            fair_heap: BinaryHeap::new(),
             ends: BTreeMap::new(),
             near: Vec::new(),
             later: Vec::new(),
@@ -108,6 +117,7 @@ impl ListScheduler {
 /// The waiting jobs in queue order, kept or sorted for the epoch.
 enum Queue<'a> {
     Kept(InOrder<'a>),
+    Fair(FairOrder<'a>),
     Sorted(std::slice::Iter<'a, JobIdx>),
 }
 
@@ -117,6 +127,7 @@ impl Iterator for Queue<'_> {
     fn next(&mut self) -> Option<JobIdx> {
         match self {
             Queue::Kept(jobs) => jobs.next(),
+            Queue::Fair(jobs) => jobs.next(),
             Queue::Sorted(jobs) => jobs.next().copied(),
         }
     }
@@ -217,10 +228,24 @@ impl Policy for ListScheduler {
         false
     }
 
+    fn reads_waiting(&self) -> bool {
+        // A fair queue follows the arrivals and its own starts.
+        self.fair.is_none()
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let state = &epoch.state;
         let now = state.now;
         self.sync(state);
+        if let Some(fair) = self.fair.as_mut() {
+            let ledger = self
+                .rank
+                .ledger(state.jobs)
+                .expect("a fairshare order keeps usage");
+            for &job in state.arrived {
+                fair.push(job, ledger.account(job), state.jobs);
+            }
+        }
         if let Some(keep) = self.keep {
             let waiting = state.waiting.len();
             match self.head.as_mut() {
@@ -245,6 +270,17 @@ impl Policy for ListScheduler {
             return;
         }
         let queue = match self.head.as_mut() {
+            _ if self.fair.is_some() => {
+                let fair = self.fair.as_ref().expect("fair");
+                if fair.is_empty() {
+                    return;
+                }
+                let ledger = self
+                    .rank
+                    .ledger(state.jobs)
+                    .expect("a fairshare order keeps usage");
+                Queue::Fair(fair.in_order(ledger, now, &mut self.fair_heap))
+            }
             Some(head) => {
                 head.advance(state.jobs, now);
                 Queue::Kept(head.in_order(state.jobs, now, &mut self.candidates))
@@ -277,6 +313,13 @@ impl Policy for ListScheduler {
                 .or_insert(0) += info.procs;
             if let Some(head) = self.head.as_mut() {
                 head.remove(job, epoch.state.jobs, now);
+            }
+            if let Some(fair) = self.fair.as_mut() {
+                let account = self
+                    .rank
+                    .ledger(epoch.state.jobs)
+                    .map_or(0, |l| l.account(job));
+                fair.remove(job, account, epoch.state.jobs);
             }
             epoch.start(job);
         }
@@ -314,6 +357,7 @@ pub(crate) fn take_earliest(free_at: &mut Vec<(Time, u32)>, p: u32) -> Time {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::fairshare::Decay;
     use crate::sim::{simulate, EventMode, SimOptions};
     use crate::workload::model::{generate, ModelParams};
     use crate::workload::transform::scale_load_by_arrivals;
@@ -329,7 +373,7 @@ mod tests {
                 procs: 64,
                 seed,
                 widest: None,
-                users: None,
+                users: Some(16),
             })
             .unwrap();
             let w = scale_load_by_arrivals(&w, load).unwrap();
@@ -362,6 +406,16 @@ mod tests {
                         );
                     }
                 }
+                let fairshare = Order::Fairshare(Decay::CPLANT);
+                let mut kept = ListScheduler::new(fairshare);
+                assert!(kept.fair.is_some());
+                let mut sorting = ListScheduler {
+                    fair: None,
+                    ..ListScheduler::new(fairshare)
+                };
+                let a = simulate(&w, &mut kept, opts).unwrap();
+                let b = simulate(&w, &mut sorting, opts).unwrap();
+                assert_eq!(a.runs, b.runs, "fairshare seed {seed} load {load} {events}");
             }
         }
     }

@@ -7,6 +7,7 @@
 
 pub mod admission;
 pub mod backfill;
+pub(crate) mod fair_queue;
 pub mod fairshare;
 pub mod greedy;
 pub(crate) mod head;

@@ -1,9 +1,12 @@
 //! Queue-order scheduling without backfilling: jobs start strictly in order;
 //! the first job that does not fit blocks all behind it.
 
+use super::fair_queue::{FairQueue, Next};
 use super::head::Head;
 use super::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 pub struct NoBackfill {
     rank: Ranker,
@@ -11,6 +14,11 @@ pub struct NoBackfill {
     /// The queue's first job in LXF and SJF order, kept from epoch to
     /// epoch instead of sorting the queue at each.
     head: Option<Head>,
+    /// The queue in fairshare order, kept likewise.
+    fair: Option<FairQueue>,
+    /// Scratch space for reading `fair` in order.
+    fair_heap: BinaryHeap<Reverse<Next>>,
+    started: Vec<JobIdx>,
 }
 
 impl NoBackfill {
@@ -19,6 +27,9 @@ impl NoBackfill {
             rank: Ranker::new(order),
             queue: Vec::new(),
             head: Head::new(order),
+            fair: matches!(order, Order::Fairshare(_)).then(FairQueue::default),
+            fair_heap: BinaryHeap::new(),
+            started: Vec::new(),
         }
     }
 }
@@ -39,8 +50,9 @@ impl Policy for NoBackfill {
     }
 
     fn reads_waiting(&self) -> bool {
-        // The head follows the arrivals and its own starts.
-        self.head.is_none()
+        // The head or the fair queue follows the arrivals and its own
+        // starts.
+        self.head.is_none() && self.fair.is_none()
     }
 
     fn reads_running(&self) -> bool {
@@ -66,6 +78,31 @@ impl Policy for NoBackfill {
             }
             return;
         }
+        if let Some(fair) = self.fair.as_mut() {
+            let (jobs, now) = (epoch.state.jobs, epoch.state.now);
+            let ledger = self
+                .rank
+                .ledger(jobs)
+                .expect("a fairshare order keeps usage");
+            for &job in epoch.state.arrived {
+                fair.push(job, ledger.account(job), jobs);
+            }
+            if fair.is_empty() || epoch.free() == 0 {
+                return;
+            }
+            self.started.clear();
+            for job in fair.in_order(ledger, now, &mut self.fair_heap) {
+                if jobs[job as usize].procs > epoch.free() {
+                    break;
+                }
+                epoch.start(job);
+                self.started.push(job);
+            }
+            for &job in &self.started {
+                fair.remove(job, ledger.account(job), jobs);
+            }
+            return;
+        }
         if epoch.state.waiting.is_empty() || epoch.free() == 0 {
             return;
         }
@@ -81,6 +118,7 @@ impl Policy for NoBackfill {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::fairshare::Decay;
     use crate::sim::{simulate, SimOptions};
     use crate::workload::model::{generate, ModelParams};
     use crate::workload::transform::scale_load_by_arrivals;
@@ -96,15 +134,16 @@ mod tests {
                 procs: 64,
                 seed,
                 widest: None,
-                users: None,
+                users: Some(16),
             })
             .unwrap();
             let w = scale_load_by_arrivals(&w, load).unwrap();
-            for order in [Order::Lxf, Order::Sjf] {
+            for order in [Order::Lxf, Order::Sjf, Order::Fairshare(Decay::CPLANT)] {
                 let mut kept = NoBackfill::new(order);
-                assert!(kept.head.is_some());
+                assert!(kept.head.is_some() || kept.fair.is_some());
                 let mut sorting = NoBackfill {
                     head: None,
+                    fair: None,
                     ..NoBackfill::new(order)
                 };
                 let a = simulate(&w, &mut kept, SimOptions::default()).unwrap();
