@@ -358,9 +358,8 @@ pub(crate) fn take_earliest(free_at: &mut Vec<(Time, u32)>, p: u32) -> Time {
 mod tests {
     use super::*;
     use crate::policy::fairshare::Decay;
-    use crate::sim::{simulate, EventMode, SimOptions};
-    use crate::workload::model::{generate, ModelParams};
-    use crate::workload::transform::scale_load_by_arrivals;
+    use crate::policy::testing::{model_at, unaudited, EVENT_MODES};
+    use crate::sim::simulate;
 
     /// The queue kept from epoch to epoch and read in order plans what
     /// sorting it at every epoch plans, on model workloads whose queues
@@ -368,24 +367,9 @@ mod tests {
     #[test]
     fn the_kept_queue_schedules_as_the_sorted_queue() {
         for (seed, load) in [(1, 0.9), (2, 1.2), (3, 1.5)] {
-            let w = generate(&ModelParams {
-                jobs: 2000,
-                procs: 64,
-                seed,
-                widest: None,
-                users: Some(16),
-            })
-            .unwrap();
-            let w = scale_load_by_arrivals(&w, load).unwrap();
-            for events in [
-                EventMode::PerInstant,
-                EventMode::SubmissionsFirst,
-                EventMode::CompletionsFirst,
-            ] {
-                let opts = SimOptions {
-                    audit: false,
-                    events,
-                };
+            let w = model_at((2000, 64, None, Some(16)), seed, load);
+            for events in EVENT_MODES {
+                let opts = unaudited(events);
                 for order in [Order::Lxf, Order::Sjf] {
                     let sorting = || ListScheduler {
                         keep: None,

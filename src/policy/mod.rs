@@ -18,6 +18,8 @@ pub mod objective;
 pub mod order;
 pub mod search;
 pub mod starvation;
+#[cfg(test)]
+pub(crate) mod testing;
 
 pub use order::{Order, Ranker};
 

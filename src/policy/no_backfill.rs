@@ -119,9 +119,8 @@ impl Policy for NoBackfill {
 mod tests {
     use super::*;
     use crate::policy::fairshare::Decay;
+    use crate::policy::testing::model_at;
     use crate::sim::{simulate, SimOptions};
-    use crate::workload::model::{generate, ModelParams};
-    use crate::workload::transform::scale_load_by_arrivals;
 
     /// The head kept from epoch to epoch starts what sorting the queue at
     /// every epoch starts, on model workloads whose queues grow long
@@ -129,15 +128,7 @@ mod tests {
     #[test]
     fn the_kept_head_schedules_as_the_sorted_queue() {
         for (seed, load) in [(1, 0.9), (2, 1.2), (3, 1.5)] {
-            let w = generate(&ModelParams {
-                jobs: 2000,
-                procs: 64,
-                seed,
-                widest: None,
-                users: Some(16),
-            })
-            .unwrap();
-            let w = scale_load_by_arrivals(&w, load).unwrap();
+            let w = model_at((2000, 64, None, Some(16)), seed, load);
             for order in [Order::Lxf, Order::Sjf, Order::Fairshare(Decay::CPLANT)] {
                 let mut kept = NoBackfill::new(order);
                 assert!(kept.head.is_some() || kept.fair.is_some());

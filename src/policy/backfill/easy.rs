@@ -26,7 +26,7 @@ use super::waiting::{anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
 use crate::policy::head::{Candidate, Head};
 use crate::policy::{Order, Ranker};
-use crate::sim::{Epoch, JobIdx, Policy};
+use crate::sim::{Epoch, JobIdx, JobInfo, Policy, Profile};
 use crate::workload::Time;
 
 pub struct Easy {
@@ -371,14 +371,8 @@ fn ranked_shadow_pass(epoch: &mut Epoch<'_>, kept: Kept<'_>) {
         break;
     }
     if shadow.is_some() && epoch.free() > 0 {
-        found.clear();
         let fits = Backfillable::new(epoch.free(), shadow, now);
-        let mut from = 0;
-        while let Some((job, at)) = queue.first(from, fits) {
-            found.push((job, at));
-            from = at + 1;
-        }
-        found.sort_by(|a, b| head.cmp(a.0, b.0, jobs, now));
+        find_in_queue_order(queue, fits, (head, jobs, now), found);
         for &(job, at) in found.iter() {
             let free = epoch.free();
             if free == 0 {
@@ -397,6 +391,44 @@ fn ranked_shadow_pass(epoch: &mut Epoch<'_>, kept: Kept<'_>) {
         }
     }
     queue.settle();
+}
+
+/// Whether a job of `p` for `d` fits in `profile` at `now`, asked as until
+/// when `p` stay free: one search per width, kept in `asked`, answers every
+/// estimate (a tree's search asks about many subtrees). Valid while the
+/// profile does not change.
+fn fits_by_free_until(
+    asked: &mut Vec<(u32, Option<Time>)>,
+    profile: &Profile,
+    (p, d): (u32, Time),
+    now: Time,
+) -> bool {
+    let until = match asked.iter().find(|&&(q, _)| q == p) {
+        Some(&(_, until)) => until,
+        None => {
+            let until = profile.free_until(p, now);
+            asked.push((p, until));
+            until
+        }
+    };
+    until.is_some_and(|end| now.saturating_add(d) <= end)
+}
+
+/// Into `found`, the jobs of `queue` that pass `fits`, with their
+/// positions, in `head`'s order at `now`.
+fn find_in_queue_order(
+    queue: &WaitingQueue,
+    mut fits: impl JobTest,
+    (head, jobs, now): (&Head, &[JobInfo], Time),
+    found: &mut Vec<(JobIdx, Position)>,
+) {
+    found.clear();
+    let mut from = 0;
+    while let Some((job, at)) = queue.first_by(from, &mut fits) {
+        found.push((job, at));
+        from = at + 1;
+    }
+    found.sort_by(|a, b| head.cmp(a.0, b.0, jobs, now));
 }
 
 /// [`backfill_pass`] over the whole queue in arrival order, kept in
@@ -445,15 +477,7 @@ fn own_queue_pass(
             if p > free {
                 false
             } else if long {
-                let until = match free_until.iter().find(|&&(q, _)| q == p) {
-                    Some(&(_, until)) => until,
-                    None => {
-                        let until = profile.free_until(p, now);
-                        free_until.push((p, until));
-                        until
-                    }
-                };
-                until.is_some_and(|end| now.saturating_add(d) <= end)
+                fits_by_free_until(&mut free_until, profile, (p, d), now)
             } else {
                 profile.fits(p, d, now)
             }
@@ -523,32 +547,15 @@ fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Ranked
         queue.remove(job, at);
     }
     if epoch.free() > 0 {
-        found.clear();
         let (free, profile) = (epoch.free(), live.profile());
         // Per width asked, until when that many stay free: a job fits now
         // when it ends by then. The jobs holding reservations are not
         // found: their earliest start was later, before they held theirs.
         let mut free_until: Vec<(u32, Option<Time>)> = Vec::new();
-        let mut fits = |p: u32, d: Time| {
-            if p > free {
-                return false;
-            }
-            let until = match free_until.iter().find(|&&(q, _)| q == p) {
-                Some(&(_, until)) => until,
-                None => {
-                    let until = profile.free_until(p, now);
-                    free_until.push((p, until));
-                    until
-                }
-            };
-            until.is_some_and(|end| now.saturating_add(d) <= end)
+        let fits = |p: u32, d: Time| {
+            p <= free && fits_by_free_until(&mut free_until, profile, (p, d), now)
         };
-        let mut from = 0;
-        while let Some((job, at)) = queue.first(from, &mut fits) {
-            found.push((job, at));
-            from = at + 1;
-        }
-        found.sort_by(|a, b| head.cmp(a.0, b.0, jobs, now));
+        find_in_queue_order(queue, fits, (head, jobs, now), found);
         for &(job, at) in found.iter() {
             let free = epoch.free();
             if free == 0 {
@@ -615,9 +622,8 @@ pub(crate) fn backfill_pass(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{simulate, EventMode, SimOptions};
-    use crate::workload::model::{generate, ModelParams};
-    use crate::workload::transform::scale_load_by_arrivals;
+    use crate::policy::testing::{model_at, EVENT_MODES};
+    use crate::sim::{simulate, SimOptions};
 
     proptest::proptest! {
         /// The 32-bit test of a subtree's bounds passes every job the
@@ -669,25 +675,11 @@ mod tests {
         [(128, None, 1.3), (4096, Some(16), 1.2), (256, None, 0.8)]
             .into_iter()
             .map(|(procs, widest, load)| {
-                let w = generate(&ModelParams {
-                    jobs,
-                    procs,
-                    seed,
-                    widest,
-                    users: None,
-                })
-                .expect("model");
-                let w = scale_load_by_arrivals(&w, load).expect("load");
+                let w = model_at((jobs, procs, widest, None), seed, load);
                 (format!("{procs} procs, load {load}"), w)
             })
             .collect()
     }
-
-    const EVENT_MODES: [EventMode; 3] = [
-        EventMode::PerInstant,
-        EventMode::SubmissionsFirst,
-        EventMode::CompletionsFirst,
-    ];
 
     /// Classic EASY planned on the profile, as every deeper EASY is.
     struct OnProfile {

@@ -135,9 +135,8 @@ impl Policy for NoGuarantee {
 mod tests {
     use super::*;
     use crate::policy::fairshare::Decay;
-    use crate::sim::{simulate, EventMode, SimOptions};
-    use crate::workload::model::{generate, ModelParams};
-    use crate::workload::transform::scale_load_by_arrivals;
+    use crate::policy::testing::{model_at, unaudited, EVENT_MODES};
+    use crate::sim::simulate;
 
     /// The own queue's searches start what walking the sorted queue starts,
     /// in every order that keeps one and every event mode, on queues that
@@ -145,24 +144,9 @@ mod tests {
     #[test]
     fn own_queue_starts_what_the_walk_starts() {
         for (seed, procs, load) in [(1, 64, 0.8), (2, 128, 1.3), (3, 512, 1.1)] {
-            let w = generate(&ModelParams {
-                jobs: 3000,
-                procs,
-                seed,
-                widest: None,
-                users: None,
-            })
-            .unwrap();
-            let w = scale_load_by_arrivals(&w, load).unwrap();
-            for events in [
-                EventMode::PerInstant,
-                EventMode::SubmissionsFirst,
-                EventMode::CompletionsFirst,
-            ] {
-                let opts = SimOptions {
-                    audit: false,
-                    events,
-                };
+            let w = model_at((3000, procs, None, None), seed, load);
+            for events in EVENT_MODES {
+                let opts = unaudited(events);
                 for order in [Order::Fcfs, Order::Lxf, Order::Sjf] {
                     let mut own = NoGuarantee::new(order);
                     assert!(own.own_queue.is_some());

@@ -206,6 +206,12 @@ impl WaitingQueue {
     /// The first job at or after `from`, in arrival order, that passes
     /// `fits` (see [`JobTest`]), with its position.
     pub fn first(&self, from: Position, mut fits: impl JobTest) -> Option<(JobIdx, Position)> {
+        self.first_by(from, &mut fits)
+    }
+
+    /// [`WaitingQueue::first`] with the test lent, for searches one after
+    /// another with one test.
+    pub fn first_by(&self, from: Position, fits: &mut impl JobTest) -> Option<(JobIdx, Position)> {
         match &self.form {
             Form::List(list) => list
                 .iter()
@@ -213,7 +219,7 @@ impl WaitingQueue {
                 .skip(from as usize)
                 .find(|(_, &(_, p, d))| p != u32::MAX && fits.job(p, d))
                 .map(|(i, &(job, _, _))| (job, i as Position)),
-            Form::Tree(tree) => tree.first(from, &mut fits).map(|job| (job, tree.slot(job))),
+            Form::Tree(tree) => tree.first(from, fits).map(|job| (job, tree.slot(job))),
         }
     }
 

@@ -1,0 +1,40 @@
+//! What the policies' tests share: model workloads at a given offered load
+//! and the event modes.
+
+use crate::sim::{EventMode, SimOptions};
+use crate::workload::model::{generate, ModelParams};
+use crate::workload::transform::scale_load_by_arrivals;
+use crate::workload::Workload;
+
+/// Every way the core turns a second's events into epochs.
+pub(crate) const EVENT_MODES: [EventMode; 3] = [
+    EventMode::PerInstant,
+    EventMode::SubmissionsFirst,
+    EventMode::CompletionsFirst,
+];
+
+/// `jobs` model jobs on `procs` processors, at most `widest` wide, of
+/// `users` users, at offered load `load` (above 1 the queue grows long).
+pub(crate) fn model_at(
+    (jobs, procs, widest, users): (usize, u32, Option<u32>, Option<u32>),
+    seed: u64,
+    load: f64,
+) -> Workload {
+    let w = generate(&ModelParams {
+        jobs,
+        procs,
+        seed,
+        widest,
+        users,
+    })
+    .expect("model");
+    scale_load_by_arrivals(&w, load).expect("load")
+}
+
+/// An unaudited run in `events` mode.
+pub(crate) fn unaudited(events: EventMode) -> SimOptions {
+    SimOptions {
+        audit: false,
+        events,
+    }
+}
