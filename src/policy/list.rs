@@ -269,24 +269,21 @@ impl Policy for ListScheduler {
         if state.free == 0 {
             return;
         }
-        let queue = match self.head.as_mut() {
-            _ if self.fair.is_some() => {
-                let fair = self.fair.as_ref().expect("fair");
-                if fair.is_empty() {
-                    return;
-                }
+        let queue = match (self.fair.as_ref(), self.head.as_mut()) {
+            (Some(fair), _) if fair.is_empty() => return,
+            (Some(fair), _) => {
                 let ledger = self
                     .rank
                     .ledger(state.jobs)
                     .expect("a fairshare order keeps usage");
                 Queue::Fair(fair.in_order(ledger, now, &mut self.fair_heap))
             }
-            Some(head) => {
+            (None, Some(head)) => {
                 head.advance(state.jobs, now);
                 Queue::Kept(head.in_order(state.jobs, now, &mut self.candidates))
             }
-            None if state.waiting.is_empty() => return,
-            None => Queue::Sorted(self.rank.queue(state, &mut self.queue).iter()),
+            (None, None) if state.waiting.is_empty() => return,
+            (None, None) => Queue::Sorted(self.rank.queue(state, &mut self.queue).iter()),
         };
         self.near.clear();
         self.near.push((now, state.free));
