@@ -76,8 +76,9 @@ impl FairQueue {
         }
     }
 
-    /// `job`, of `account`, waits.
-    pub fn push(&mut self, job: JobIdx, account: usize, jobs: &[JobInfo]) {
+    /// `job` waits; `ledger` knows its account.
+    pub fn push(&mut self, job: JobIdx, ledger: &UsageLedger, jobs: &[JobInfo]) {
+        let account = ledger.account(job);
         self.account_room(account);
         let set = &mut self.waiting[account];
         if set.is_empty() {
@@ -94,8 +95,9 @@ impl FairQueue {
         }
     }
 
-    /// `job`, of `account`, waits no more.
-    pub fn remove(&mut self, job: JobIdx, account: usize, jobs: &[JobInfo]) {
+    /// `job` waits no more.
+    pub fn remove(&mut self, job: JobIdx, ledger: &UsageLedger, jobs: &[JobInfo]) {
+        let account = ledger.account(job);
         let set = &mut self.waiting[account];
         match set.binary_search(&(jobs[job as usize].submit, job)) {
             Ok(at) => {

@@ -24,11 +24,12 @@
 //! heap in queue order, so the queue is read in order from it without a
 //! sort: the first `k` jobs cost about `k` times the tree's depth.
 
-use super::order::lxf_cmp;
+use super::order::ranked_cmp;
 use super::Order;
 use crate::sim::{JobIdx, JobInfo};
 use crate::workload::Time;
 use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 
 /// No job: an empty slot or subtree.
 const NONE: u32 = u32::MAX;
@@ -75,13 +76,7 @@ impl Head {
     /// The queue order of jobs `a` and `b` at `now`: `Less` when `a`
     /// comes first.
     pub fn cmp(&self, a: JobIdx, b: JobIdx, jobs: &[JobInfo], now: Time) -> Ordering {
-        let (x, y) = (&jobs[a as usize], &jobs[b as usize]);
-        let order = if self.lxf {
-            lxf_cmp(now, x, y)
-        } else {
-            (x.estimate, x.submit).cmp(&(y.estimate, y.submit))
-        };
-        order.then(a.cmp(&b))
+        ranked_cmp(self.lxf, now, jobs, a, b)
     }
 
     /// Whether job `a` comes before job `b` at `now`.
@@ -191,7 +186,7 @@ impl Head {
         &'h self,
         jobs: &'h [JobInfo],
         now: Time,
-        candidates: &'h mut Vec<Candidate>,
+        candidates: &'h mut BinaryHeap<Candidate>,
     ) -> InOrder<'h> {
         candidates.clear();
         let order = InOrder {
@@ -238,24 +233,51 @@ pub(crate) struct InOrder<'h> {
     head: &'h Head,
     jobs: &'h [JobInfo],
     now: Time,
-    /// Subtrees holding the jobs not read yet, a binary heap by their
-    /// firsts (the first in queue order at the top).
-    candidates: &'h mut Vec<Candidate>,
+    /// Subtrees holding the jobs not read yet, by their firsts.
+    candidates: &'h mut BinaryHeap<Candidate>,
 }
 
 /// A subtree of jobs not read yet, with what orders its first job, so that
-/// the heap compares without looking the jobs up.
+/// the heap compares without looking the jobs up. Greater comes first.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Candidate {
     /// LXF: the first job's wait plus estimate at `now`, the numerator of
     /// its expansion factor; SJF: its estimate.
     key: i128,
-    /// LXF: the first job's estimate, the denominator; SJF: unused.
+    /// LXF: the first job's estimate, the denominator (estimates are at
+    /// least 1); SJF: 0.
     per: i128,
     submit: Time,
     job: JobIdx,
     node: u32,
 }
+
+impl Ord for Candidate {
+    /// [`Head::cmp`] reversed.
+    fn cmp(&self, other: &Self) -> Ordering {
+        let by_key = if self.per != 0 {
+            // Larger expansion factor first, compared in integers.
+            (self.key * other.per).cmp(&(other.key * self.per))
+        } else {
+            other.key.cmp(&self.key)
+        };
+        by_key.then_with(|| (other.submit, other.job).cmp(&(self.submit, self.job)))
+    }
+}
+
+impl PartialOrd for Candidate {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Candidate {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Candidate {}
 
 impl InOrder<'_> {
     fn candidate(&self, node: usize) -> Candidate {
@@ -275,68 +297,13 @@ impl InOrder<'_> {
             node: node as u32,
         }
     }
-
-    /// Whether `a`'s first comes before `b`'s: [`Head::cmp`].
-    fn before(&self, a: &Candidate, b: &Candidate) -> bool {
-        if self.head.lxf {
-            // Larger expansion factor first, compared in integers.
-            let (x, y) = (a.key * b.per, b.key * a.per);
-            if x != y {
-                return x > y;
-            }
-        } else if a.key != b.key {
-            return a.key < b.key;
-        }
-        (a.submit, a.job) < (b.submit, b.job)
-    }
-
-    fn push(&mut self, c: Candidate) {
-        let mut i = self.candidates.len();
-        self.candidates.push(c);
-        while i > 0 {
-            let parent = (i - 1) / 2;
-            if !self.before(&c, &self.candidates[parent]) {
-                break;
-            }
-            self.candidates[i] = self.candidates[parent];
-            i = parent;
-        }
-        self.candidates[i] = c;
-    }
-
-    fn pop(&mut self) -> Option<Candidate> {
-        let top = *self.candidates.first()?;
-        let last = self.candidates.pop()?;
-        let n = self.candidates.len();
-        if n > 0 {
-            let mut i = 0;
-            loop {
-                let (l, r) = (2 * i + 1, 2 * i + 2);
-                if l >= n {
-                    break;
-                }
-                let child = if r < n && self.before(&self.candidates[r], &self.candidates[l]) {
-                    r
-                } else {
-                    l
-                };
-                if !self.before(&self.candidates[child], &last) {
-                    break;
-                }
-                self.candidates[i] = self.candidates[child];
-                i = child;
-            }
-            self.candidates[i] = last;
-        }
-        Some(top)
-    }
 }
 
 impl Iterator for InOrder<'_> {
     type Item = JobIdx;
 
     fn next(&mut self) -> Option<JobIdx> {
-        let top = self.pop()?;
+        let top = self.candidates.pop()?;
         let (head, job) = (self.head, top.job);
         // Down to the job's leaf: the other child at each step holds the
         // rest of the subtree.
@@ -346,7 +313,7 @@ impl Iterator for InOrder<'_> {
             let (next, other) = if head.first[l] == job { (l, r) } else { (r, l) };
             if head.first[other] != NONE {
                 let c = self.candidate(other);
-                self.push(c);
+                self.candidates.push(c);
             }
             i = next;
         }
@@ -424,7 +391,7 @@ mod tests {
                 let mut sorted = waiting.clone();
                 order.sort(now, &jobs, &mut sorted);
                 prop_assert_eq!(head.first(), sorted.first().copied(), "at {}", now);
-                let mut scratch = Vec::new();
+                let mut scratch = BinaryHeap::new();
                 let listed: Vec<JobIdx> = head.in_order(&jobs, now, &mut scratch).collect();
                 prop_assert_eq!(&listed, &sorted, "in order at {}", now);
                 let leaving = match op {

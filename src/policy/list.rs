@@ -37,7 +37,7 @@ pub struct ListScheduler {
     /// When to keep `head`, `None` for an order it cannot keep.
     keep: Option<Keep>,
     /// Scratch space for reading `head` in order.
-    candidates: Vec<Candidate>,
+    candidates: BinaryHeap<Candidate>,
     /// The queue in fairshare order, kept from epoch to epoch.
     fair: Option<FairQueue>,
     /// Scratch space for reading `fair` in order.
@@ -74,7 +74,7 @@ impl ListScheduler {
             queue: Vec::new(),
             head: None,
             keep: Head::new(order).map(|_| Keep::LONG),
-            candidates: Vec::new(),
+            candidates: BinaryHeap::new(),
             fair: matches!(order, Order::Fairshare(_)).then(FairQueue::default),
             fair_heap: BinaryHeap::new(),
             ends: BTreeMap::new(),
@@ -243,7 +243,7 @@ impl Policy for ListScheduler {
                 .ledger(state.jobs)
                 .expect("a fairshare order keeps usage");
             for &job in state.arrived {
-                fair.push(job, ledger.account(job), state.jobs);
+                fair.push(job, ledger, state.jobs);
             }
         }
         if let Some(keep) = self.keep {
@@ -312,11 +312,11 @@ impl Policy for ListScheduler {
                 head.remove(job, epoch.state.jobs, now);
             }
             if let Some(fair) = self.fair.as_mut() {
-                let account = self
+                let ledger = self
                     .rank
                     .ledger(epoch.state.jobs)
-                    .map_or(0, |l| l.account(job));
-                fair.remove(job, account, epoch.state.jobs);
+                    .expect("a fairshare order keeps usage");
+                fair.remove(job, ledger, epoch.state.jobs);
             }
             epoch.start(job);
         }

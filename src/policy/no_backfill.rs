@@ -85,7 +85,7 @@ impl Policy for NoBackfill {
                 .ledger(jobs)
                 .expect("a fairshare order keeps usage");
             for &job in epoch.state.arrived {
-                fair.push(job, ledger.account(job), jobs);
+                fair.push(job, ledger, jobs);
             }
             if fair.is_empty() || epoch.free() == 0 {
                 return;
@@ -99,7 +99,7 @@ impl Policy for NoBackfill {
                 self.started.push(job);
             }
             for &job in &self.started {
-                fair.remove(job, ledger.account(job), jobs);
+                fair.remove(job, ledger, jobs);
             }
             return;
         }

@@ -52,9 +52,7 @@ impl Order {
         match self {
             // The core hands the queue over in arrival order already.
             Order::Fcfs | Order::Fairshare(_) => {}
-            Order::Lxf => queue.sort_by(|&a, &b| {
-                lxf_cmp(now, &jobs[a as usize], &jobs[b as usize]).then(a.cmp(&b))
-            }),
+            Order::Lxf => queue.sort_by(|&a, &b| ranked_cmp(true, now, jobs, a, b)),
             Order::Sjf => queue.sort_by_key(|&j| {
                 let info = &jobs[j as usize];
                 (info.estimate, info.submit, j)
@@ -233,9 +231,22 @@ impl LastOrder {
     }
 }
 
+/// The order of waiting jobs `a` and `b` at `now`, LXF's if `lxf`, else
+/// SJF's, ties by job index: `Less` when `a` comes first ([`Order::sort`]'s
+/// order).
+pub(crate) fn ranked_cmp(lxf: bool, now: Time, jobs: &[JobInfo], a: JobIdx, b: JobIdx) -> Ordering {
+    let (x, y) = (&jobs[a as usize], &jobs[b as usize]);
+    let order = if lxf {
+        lxf_cmp(now, x, y)
+    } else {
+        (x.estimate, x.submit).cmp(&(y.estimate, y.submit))
+    };
+    order.then(a.cmp(&b))
+}
+
 /// Larger expansion factor first, compared exactly in integers:
 /// (wa + ea) / ea > (wb + eb) / eb  <=>  (wa + ea) * eb > (wb + eb) * ea.
-pub(super) fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
+fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
     // In i128: waits and estimates near the largest time must not overflow.
     let x = |j: &JobInfo, other: &JobInfo| {
         (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))

@@ -28,6 +28,7 @@ use crate::policy::head::{Candidate, Head};
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, JobInfo, Policy, Profile};
 use crate::workload::Time;
+use std::collections::BinaryHeap;
 
 pub struct Easy {
     rank: Ranker,
@@ -45,7 +46,7 @@ pub struct Easy {
     /// The jobs that may backfill at an epoch, with their positions.
     found: Vec<(JobIdx, Position)>,
     /// Scratch space for reading `head` in order.
-    candidates: Vec<Candidate>,
+    candidates: BinaryHeap<Candidate>,
 }
 
 impl Easy {
@@ -76,7 +77,7 @@ impl Easy {
             own_queue,
             head,
             found: Vec::new(),
-            candidates: Vec::new(),
+            candidates: BinaryHeap::new(),
         }
     }
 }
@@ -133,21 +134,15 @@ impl Policy for Easy {
             }
             if !queue.is_empty() && state.free > 0 {
                 if let Some(head) = self.head.as_mut() {
+                    let kept = Kept {
+                        queue,
+                        head,
+                        found: &mut self.found,
+                        candidates: &mut self.candidates,
+                    };
                     if classic {
-                        let kept = Kept {
-                            ends: &mut self.ends,
-                            queue,
-                            head,
-                            found: &mut self.found,
-                        };
-                        ranked_shadow_pass(epoch, kept);
+                        ranked_shadow_pass(epoch, &mut self.ends, kept);
                     } else {
-                        let kept = Ranked {
-                            queue,
-                            head,
-                            found: &mut self.found,
-                            candidates: &mut self.candidates,
-                        };
                         ranked_queue_pass(epoch, &mut self.profile, kept, self.depth);
                     }
                 } else if classic {
@@ -240,7 +235,6 @@ fn shadow_walk(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &[JobIdx]) 
 
 /// Which waiting jobs classic EASY may start now: those that fit in the
 /// free processors and leave the head its start.
-#[derive(Clone, Copy)]
 struct Backfillable {
     free: u32,
     shadow: Option<Shadow>,
@@ -326,14 +320,17 @@ fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut Waitin
     queue.settle();
 }
 
-/// What classic EASY in LXF or SJF order keeps from epoch to epoch.
+/// What EASY in LXF or SJF order keeps from epoch to epoch, besides its
+/// plan (the running jobs' ends, or the profile).
 struct Kept<'a> {
-    ends: &'a mut RunningEnds,
     /// The waiting jobs in arrival order.
     queue: &'a mut WaitingQueue,
-    /// The first waiting job in queue order.
+    /// The waiting jobs in queue order.
     head: &'a mut Head,
+    /// Scratch space: the jobs found that may start, with their positions.
     found: &'a mut Vec<(JobIdx, Position)>,
+    /// Scratch space for reading `head` in order.
+    candidates: &'a mut BinaryHeap<Candidate>,
 }
 
 /// Classic EASY in LXF or SJF order, with the same starts and reservation
@@ -344,12 +341,9 @@ struct Kept<'a> {
 /// processors are left and no other job comes to fit, so those jobs,
 /// found in the arrival-order queue's tree and put in queue order, are
 /// all the walk would start, tested again in turn.
-fn ranked_shadow_pass(epoch: &mut Epoch<'_>, kept: Kept<'_>) {
+fn ranked_shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, kept: Kept<'_>) {
     let Kept {
-        ends,
-        queue,
-        head,
-        found,
+        queue, head, found, ..
     } = kept;
     let (now, jobs) = (epoch.state.now, epoch.state.jobs);
     head.advance(jobs, now);
@@ -495,17 +489,6 @@ fn own_queue_pass(
     queue.settle();
 }
 
-/// What EASY with more than one reservation in LXF or SJF order keeps
-/// from epoch to epoch, besides its profile.
-struct Ranked<'a> {
-    /// The waiting jobs in arrival order.
-    queue: &'a mut WaitingQueue,
-    /// The waiting jobs in queue order.
-    head: &'a mut Head,
-    found: &'a mut Vec<(JobIdx, Position)>,
-    candidates: &'a mut Vec<Candidate>,
-}
-
 /// [`backfill_pass`] in LXF or SJF order with more than one reservation,
 /// with the same starts and reservations, without sorting the queue: the
 /// jobs are read in queue order from the head, each starting now or taking
@@ -514,8 +497,8 @@ struct Ranked<'a> {
 /// during the pass, and the jobs that fit at its start, found in the
 /// arrival-order queue's tree and put in queue order, are all the walk
 /// would start, tested again in turn.
-fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Ranked<'_>, depth: u32) {
-    let Ranked {
+fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Kept<'_>, depth: u32) {
+    let Kept {
         queue,
         head,
         found,

@@ -12,7 +12,7 @@
 
 use super::waiting::Position;
 use super::WaitingQueue;
-use crate::policy::order::lxf_cmp;
+use crate::policy::order::ranked_cmp;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
 
@@ -105,17 +105,10 @@ impl Policy for NoGuarantee {
                     self.found.push((job, at));
                     from = at + 1;
                 }
-                let (lxf, sjf) = (order == Order::Lxf, order == Order::Sjf);
-                debug_assert!(lxf || sjf, "{order} keeps no queue");
-                self.found.sort_by(|&(a, _), &(b, _)| {
-                    let (x, y) = (&jobs[a as usize], &jobs[b as usize]);
-                    let by_order = if lxf {
-                        lxf_cmp(now, x, y)
-                    } else {
-                        (x.estimate, x.submit).cmp(&(y.estimate, y.submit))
-                    };
-                    by_order.then(a.cmp(&b))
-                });
+                let lxf = order == Order::Lxf;
+                debug_assert!(lxf || order == Order::Sjf, "{order} keeps no queue");
+                self.found
+                    .sort_by(|&(a, _), &(b, _)| ranked_cmp(lxf, now, jobs, a, b));
                 for &(job, at) in &self.found {
                     if jobs[job as usize].procs <= epoch.free() {
                         epoch.start(job);
