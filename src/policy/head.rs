@@ -29,7 +29,6 @@ use super::Order;
 use crate::sim::{JobIdx, JobInfo};
 use crate::workload::Time;
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 /// No job: an empty slot or subtree.
 const NONE: u32 = u32::MAX;
@@ -180,26 +179,23 @@ impl Head {
     }
 
     /// The waiting jobs in queue order, as of the last [`Head::advance`]
-    /// (at `now`), read lazily: the first `k` cost about `k` times the
-    /// tree's depth, however many wait. `candidates` is scratch space.
+    /// (at `now`), read lazily: each job read is taken out of the
+    /// tournament for the rest of the reading (its path played again,
+    /// about the tree's depth in comparisons), and all are put back when
+    /// the reader is dropped. `read` is scratch space.
     pub fn in_order<'h>(
-        &'h self,
+        &'h mut self,
         jobs: &'h [JobInfo],
         now: Time,
-        candidates: &'h mut BinaryHeap<Candidate>,
+        read: &'h mut Vec<JobIdx>,
     ) -> InOrder<'h> {
-        candidates.clear();
-        let order = InOrder {
+        read.clear();
+        InOrder {
             head: self,
             jobs,
             now,
-            candidates,
-        };
-        if self.first().is_some() {
-            let root = order.candidate(1);
-            order.candidates.push(root);
+            read,
         }
-        order
     }
 
     /// Slots for twice the jobs waiting, handed out again in their
@@ -225,99 +221,53 @@ impl Head {
 
 /// The waiting jobs in queue order (see [`Head::in_order`]).
 ///
-/// Each node holds the first of its subtree, so the tree is a heap in the
-/// queue order. The next job is the first of the best candidate subtree;
-/// once it is read, what is left of that subtree is the siblings along the
-/// path down to its leaf, which become candidates in its place.
+/// Each node holds the first of its subtree, so the root holds the first
+/// job left; taking it out plays its path again, and since every node on
+/// that path held it, putting it back is writing it there again (in the
+/// reverse order of reading, each path is as its job left it).
 pub(crate) struct InOrder<'h> {
-    head: &'h Head,
+    head: &'h mut Head,
     jobs: &'h [JobInfo],
     now: Time,
-    /// Subtrees holding the jobs not read yet, by their firsts.
-    candidates: &'h mut BinaryHeap<Candidate>,
-}
-
-/// A subtree of jobs not read yet, with what orders its first job, so that
-/// the heap compares without looking the jobs up. Greater comes first.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Candidate {
-    /// LXF: the first job's wait plus estimate at `now`, the numerator of
-    /// its expansion factor; SJF: its estimate.
-    key: i128,
-    /// LXF: the first job's estimate, the denominator (estimates are at
-    /// least 1); SJF: 0.
-    per: i128,
-    submit: Time,
-    job: JobIdx,
-    node: u32,
-}
-
-impl Ord for Candidate {
-    /// [`Head::cmp`] reversed.
-    fn cmp(&self, other: &Self) -> Ordering {
-        let by_key = if self.per != 0 {
-            // Larger expansion factor first, compared in integers.
-            (self.key * other.per).cmp(&(other.key * self.per))
-        } else {
-            other.key.cmp(&self.key)
-        };
-        by_key.then_with(|| (other.submit, other.job).cmp(&(self.submit, self.job)))
-    }
-}
-
-impl PartialOrd for Candidate {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl PartialEq for Candidate {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Candidate {}
-
-impl InOrder<'_> {
-    fn candidate(&self, node: usize) -> Candidate {
-        let job = self.head.first[node];
-        let info = &self.jobs[job as usize];
-        let (key, per) = if self.head.lxf {
-            let wait = i128::from(self.now) - i128::from(info.submit);
-            (wait + i128::from(info.estimate), i128::from(info.estimate))
-        } else {
-            (i128::from(info.estimate), 0)
-        };
-        Candidate {
-            key,
-            per,
-            submit: info.submit,
-            job,
-            node: node as u32,
-        }
-    }
+    /// The jobs read so far, taken out of the tournament.
+    read: &'h mut Vec<JobIdx>,
 }
 
 impl Iterator for InOrder<'_> {
     type Item = JobIdx;
 
     fn next(&mut self) -> Option<JobIdx> {
-        let top = self.candidates.pop()?;
-        let (head, job) = (self.head, top.job);
-        // Down to the job's leaf: the other child at each step holds the
-        // rest of the subtree.
-        let mut i = top.node as usize;
-        while i < head.size {
-            let (l, r) = (2 * i, 2 * i + 1);
-            let (next, other) = if head.first[l] == job { (l, r) } else { (r, l) };
-            if head.first[other] != NONE {
-                let c = self.candidate(other);
-                self.candidates.push(c);
-            }
-            i = next;
+        let head = &mut *self.head;
+        let job = head.first()?;
+        self.read.push(job);
+        // Only the firsts are played again: the nodes' expiry seconds are
+        // left as they were, right again once every job read is back.
+        let mut i = head.size + head.slot[job as usize] as usize;
+        head.first[i] = NONE;
+        i /= 2;
+        while i >= 1 {
+            let (l, r) = (head.first[2 * i], head.first[2 * i + 1]);
+            head.first[i] = match (l, r) {
+                (NONE, only) | (only, NONE) => only,
+                _ if head.ahead(l, r, self.jobs, self.now) => l,
+                _ => r,
+            };
+            i /= 2;
         }
         Some(job)
+    }
+}
+
+impl Drop for InOrder<'_> {
+    fn drop(&mut self) {
+        let head = &mut *self.head;
+        for &job in self.read.iter().rev() {
+            let mut i = head.size + head.slot[job as usize] as usize;
+            while i >= 1 {
+                head.first[i] = job;
+                i /= 2;
+            }
+        }
     }
 }
 
@@ -391,7 +341,11 @@ mod tests {
                 let mut sorted = waiting.clone();
                 order.sort(now, &jobs, &mut sorted);
                 prop_assert_eq!(head.first(), sorted.first().copied(), "at {}", now);
-                let mut scratch = BinaryHeap::new();
+                let mut scratch = Vec::new();
+                // A reading stopped early puts back what it took out.
+                let k = pass as usize % (sorted.len() + 1);
+                let first_k: Vec<JobIdx> = head.in_order(&jobs, now, &mut scratch).take(k).collect();
+                prop_assert_eq!(&first_k[..], &sorted[..k], "first {} at {}", k, now);
                 let listed: Vec<JobIdx> = head.in_order(&jobs, now, &mut scratch).collect();
                 prop_assert_eq!(&listed, &sorted, "in order at {}", now);
                 let leaving = match op {

@@ -16,7 +16,7 @@
 //! costs what its own jobs need, not a pass over every running job.
 
 use super::fair_queue::{FairOrder, FairQueue, Next};
-use super::head::{Candidate, Head, InOrder};
+use super::head::{Head, InOrder};
 use super::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, State};
 use crate::workload::Time;
@@ -37,7 +37,7 @@ pub struct ListScheduler {
     /// When to keep `head`, `None` for an order it cannot keep.
     keep: Option<Keep>,
     /// Scratch space for reading `head` in order.
-    candidates: BinaryHeap<Candidate>,
+    candidates: Vec<JobIdx>,
     /// The queue in fairshare order, kept from epoch to epoch.
     fair: Option<FairQueue>,
     /// Scratch space for reading `fair` in order.
@@ -62,8 +62,8 @@ struct Keep {
 
 impl Keep {
     const LONG: Keep = Keep {
-        from: 128,
-        below: 32,
+        from: 64,
+        below: 16,
     };
 }
 
@@ -74,7 +74,7 @@ impl ListScheduler {
             queue: Vec::new(),
             head: None,
             keep: Head::new(order).map(|_| Keep::LONG),
-            candidates: BinaryHeap::new(),
+            candidates: Vec::new(),
             fair: matches!(order, Order::Fairshare(_)).then(FairQueue::default),
             fair_heap: BinaryHeap::new(),
             ends: BTreeMap::new(),

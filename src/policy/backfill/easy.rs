@@ -24,11 +24,10 @@
 
 use super::waiting::{anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
-use crate::policy::head::{Candidate, Head};
+use crate::policy::head::Head;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, JobInfo, Policy, Profile};
 use crate::workload::Time;
-use std::collections::BinaryHeap;
 
 pub struct Easy {
     rank: Ranker,
@@ -46,7 +45,7 @@ pub struct Easy {
     /// The jobs that may backfill at an epoch, with their positions.
     found: Vec<(JobIdx, Position)>,
     /// Scratch space for reading `head` in order.
-    candidates: BinaryHeap<Candidate>,
+    candidates: Vec<JobIdx>,
 }
 
 impl Easy {
@@ -77,7 +76,7 @@ impl Easy {
             own_queue,
             head,
             found: Vec::new(),
-            candidates: BinaryHeap::new(),
+            candidates: Vec::new(),
         }
     }
 }
@@ -330,7 +329,7 @@ struct Kept<'a> {
     /// Scratch space: the jobs found that may start, with their positions.
     found: &'a mut Vec<(JobIdx, Position)>,
     /// Scratch space for reading `head` in order.
-    candidates: &'a mut BinaryHeap<Candidate>,
+    candidates: &'a mut Vec<JobIdx>,
 }
 
 /// Classic EASY in LXF or SJF order, with the same starts and reservation
