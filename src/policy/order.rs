@@ -247,13 +247,28 @@ pub(crate) fn ranked_cmp(lxf: bool, now: Time, jobs: &[JobInfo], a: JobIdx, b: J
 /// Larger expansion factor first, compared exactly in integers:
 /// (wa + ea) / ea > (wb + eb) / eb  <=>  (wa + ea) * eb > (wb + eb) * ea.
 fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
-    // In i128: waits and estimates near the largest time must not overflow.
-    let x = |j: &JobInfo, other: &JobInfo| {
-        (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
-            * i128::from(other.estimate)
+    let (na, nb) = (
+        now.wrapping_sub(a.submit).wrapping_add(a.estimate),
+        now.wrapping_sub(b.submit).wrapping_add(b.estimate),
+    );
+    let by_factor = if [na, nb, a.estimate, b.estimate]
+        .iter()
+        .all(|v| (0..1 << 31).contains(v))
+        && now.abs_diff(a.submit) < 1 << 31
+        && now.abs_diff(b.submit) < 1 << 31
+    {
+        // Every real trace: the products fit in 64 bits.
+        (nb * a.estimate).cmp(&(na * b.estimate))
+    } else {
+        // In i128: waits and estimates near the largest time must not
+        // overflow.
+        let x = |j: &JobInfo, other: &JobInfo| {
+            (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
+                * i128::from(other.estimate)
+        };
+        x(b, a).cmp(&x(a, b))
     };
-    let (xa, xb) = (x(a, b), x(b, a));
-    xb.cmp(&xa).then(a.submit.cmp(&b.submit))
+    by_factor.then(a.submit.cmp(&b.submit))
 }
 
 #[cfg(test)]
@@ -290,6 +305,38 @@ pub(crate) mod tests {
         let mut q = vec![2, 1, 0];
         Order::Lxf.sort(100, &jobs, &mut q);
         assert_eq!(q, vec![0, 1, 2]);
+    }
+
+    /// LXF compared in 128-bit integers only, as the 64-bit path must.
+    fn lxf_cmp_wide(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
+        let x = |j: &JobInfo, other: &JobInfo| {
+            (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
+                * i128::from(other.estimate)
+        };
+        x(b, a).cmp(&x(a, b)).then(a.submit.cmp(&b.submit))
+    }
+
+    /// Times small and large, near the 64-bit path's bounds and past them.
+    fn any_time() -> impl proptest::strategy::Strategy<Value = Time> {
+        use proptest::prelude::*;
+        prop_oneof![
+            0i64..5_000,
+            (1i64 << 31) - 3..(1i64 << 31) + 3,
+            0i64..(1i64 << 33),
+            0i64..crate::workload::MAX_TIME,
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn lxf_compares_as_in_wide_integers(
+            now in any_time(),
+            (sa, ea) in (any_time(), any_time()),
+            (sb, eb) in (any_time(), any_time()),
+        ) {
+            let (a, b) = (job(sa, ea.max(1)), job(sb, eb.max(1)));
+            proptest::prop_assert_eq!(lxf_cmp(now, &a, &b), lxf_cmp_wide(now, &a, &b));
+        }
     }
 
     proptest::proptest! {
