@@ -36,8 +36,8 @@ pub struct ListScheduler {
     head: Option<Head>,
     /// When to keep `head`, `None` for an order it cannot keep.
     keep: Option<Keep>,
-    /// Scratch space for reading `head` in order.
-    candidates: Vec<JobIdx>,
+    /// Scratch space for reading `head` in order: the jobs read.
+    head_read: Vec<JobIdx>,
     /// The queue in fairshare order, kept from epoch to epoch.
     fair: Option<FairQueue>,
     /// Scratch space for reading `fair` in order.
@@ -74,7 +74,7 @@ impl ListScheduler {
             queue: Vec::new(),
             head: None,
             keep: Head::new(order).map(|_| Keep::LONG),
-            candidates: Vec::new(),
+            head_read: Vec::new(),
             fair: matches!(order, Order::Fairshare(_)).then(FairQueue::default),
             fair_heap: BinaryHeap::new(),
             ends: BTreeMap::new(),
@@ -280,7 +280,7 @@ impl Policy for ListScheduler {
             }
             (None, Some(head)) => {
                 head.advance(state.jobs, now);
-                Queue::Kept(head.in_order(state.jobs, now, &mut self.candidates))
+                Queue::Kept(head.in_order(state.jobs, now, &mut self.head_read))
             }
             (None, None) if state.waiting.is_empty() => return,
             (None, None) => Queue::Sorted(self.rank.queue(state, &mut self.queue).iter()),

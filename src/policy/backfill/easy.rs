@@ -44,8 +44,8 @@ pub struct Easy {
     head: Option<Head>,
     /// The jobs that may backfill at an epoch, with their positions.
     found: Vec<(JobIdx, Position)>,
-    /// Scratch space for reading `head` in order.
-    candidates: Vec<JobIdx>,
+    /// Scratch space for reading `head` in order: the jobs read.
+    head_read: Vec<JobIdx>,
 }
 
 impl Easy {
@@ -76,7 +76,7 @@ impl Easy {
             own_queue,
             head,
             found: Vec::new(),
-            candidates: Vec::new(),
+            head_read: Vec::new(),
         }
     }
 }
@@ -137,7 +137,7 @@ impl Policy for Easy {
                         queue,
                         head,
                         found: &mut self.found,
-                        candidates: &mut self.candidates,
+                        head_read: &mut self.head_read,
                     };
                     if classic {
                         ranked_shadow_pass(epoch, &mut self.ends, kept);
@@ -328,8 +328,8 @@ struct Kept<'a> {
     head: &'a mut Head,
     /// Scratch space: the jobs found that may start, with their positions.
     found: &'a mut Vec<(JobIdx, Position)>,
-    /// Scratch space for reading `head` in order.
-    candidates: &'a mut Vec<JobIdx>,
+    /// Scratch space for reading `head` in order: the jobs read.
+    head_read: &'a mut Vec<JobIdx>,
 }
 
 /// Classic EASY in LXF or SJF order, with the same starts and reservation
@@ -501,13 +501,13 @@ fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Kept<'
         queue,
         head,
         found,
-        candidates,
+        head_read,
     } = kept;
     let (now, jobs) = (epoch.state.now, epoch.state.jobs);
     head.advance(jobs, now);
     found.clear();
     let mut reserved = 0;
-    for job in head.in_order(jobs, now, candidates) {
+    for job in head.in_order(jobs, now, head_read) {
         if reserved >= depth {
             break;
         }
