@@ -247,28 +247,24 @@ pub(crate) fn ranked_cmp(lxf: bool, now: Time, jobs: &[JobInfo], a: JobIdx, b: J
 /// Larger expansion factor first, compared exactly in integers:
 /// (wa + ea) / ea > (wb + eb) / eb  <=>  (wa + ea) * eb > (wb + eb) * ea.
 fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
-    let (na, nb) = (
-        now.wrapping_sub(a.submit).wrapping_add(a.estimate),
-        now.wrapping_sub(b.submit).wrapping_add(b.estimate),
-    );
-    let by_factor = if [na, nb, a.estimate, b.estimate]
-        .iter()
-        .all(|v| (0..1 << 31).contains(v))
-        && now.abs_diff(a.submit) < 1 << 31
-        && now.abs_diff(b.submit) < 1 << 31
-    {
-        // Every real trace: the products fit in 64 bits.
-        (nb * a.estimate).cmp(&(na * b.estimate))
-    } else {
-        // In i128: waits and estimates near the largest time must not
-        // overflow.
+    // In 64 bits when nothing overflows (every real trace), else in 128:
+    // waits and estimates near the largest time must not overflow.
+    let narrow = || {
+        let x = |j: &JobInfo, other: &JobInfo| {
+            now.checked_sub(j.submit)?
+                .checked_add(j.estimate)?
+                .checked_mul(other.estimate)
+        };
+        Some(x(b, a)?.cmp(&x(a, b)?))
+    };
+    let wide = || {
         let x = |j: &JobInfo, other: &JobInfo| {
             (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
                 * i128::from(other.estimate)
         };
         x(b, a).cmp(&x(a, b))
     };
-    by_factor.then(a.submit.cmp(&b.submit))
+    narrow().unwrap_or_else(wide).then(a.submit.cmp(&b.submit))
 }
 
 #[cfg(test)]
