@@ -238,10 +238,7 @@ impl Policy for ListScheduler {
         let now = state.now;
         self.sync(state);
         if let Some(fair) = self.fair.as_mut() {
-            let ledger = self
-                .rank
-                .ledger(state.jobs)
-                .expect("a fairshare order keeps usage");
+            let ledger = self.rank.fair_ledger(state.jobs);
             for &job in state.arrived {
                 fair.push(job, ledger, state.jobs);
             }
@@ -272,10 +269,7 @@ impl Policy for ListScheduler {
         let queue = match (self.fair.as_ref(), self.head.as_mut()) {
             (Some(fair), _) if fair.is_empty() => return,
             (Some(fair), _) => {
-                let ledger = self
-                    .rank
-                    .ledger(state.jobs)
-                    .expect("a fairshare order keeps usage");
+                let ledger = self.rank.fair_ledger(state.jobs);
                 Queue::Fair(fair.in_order(ledger, now, &mut self.fair_heap))
             }
             (None, Some(head)) => {
@@ -312,10 +306,7 @@ impl Policy for ListScheduler {
                 head.remove(job, epoch.state.jobs, now);
             }
             if let Some(fair) = self.fair.as_mut() {
-                let ledger = self
-                    .rank
-                    .ledger(epoch.state.jobs)
-                    .expect("a fairshare order keeps usage");
+                let ledger = self.rank.fair_ledger(epoch.state.jobs);
                 fair.remove(job, ledger, epoch.state.jobs);
             }
             epoch.start(job);

@@ -80,10 +80,7 @@ impl Policy for NoBackfill {
         }
         if let Some(fair) = self.fair.as_mut() {
             let (jobs, now) = (epoch.state.jobs, epoch.state.now);
-            let ledger = self
-                .rank
-                .ledger(jobs)
-                .expect("a fairshare order keeps usage");
+            let ledger = self.rank.fair_ledger(jobs);
             for &job in epoch.state.arrived {
                 fair.push(job, ledger, jobs);
             }

@@ -145,6 +145,12 @@ impl Ranker {
         )
     }
 
+    /// The usage ledger of a fairshare order, which a kept fair queue
+    /// reads; only for such an order.
+    pub fn fair_ledger(&mut self, jobs: &[JobInfo]) -> &mut UsageLedger {
+        self.ledger(jobs).expect("a fairshare order keeps usage")
+    }
+
     /// Forwarded from [`crate::sim::Policy::job_started`].
     pub fn job_started(&mut self, job: JobIdx, jobs: &[JobInfo], now: Time) {
         if let Some(l) = self.ledger(jobs) {
