@@ -263,14 +263,19 @@ fn lxf_cmp(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
         };
         Some(x(b, a)?.cmp(&x(a, b)?))
     };
-    let wide = || {
-        let x = |j: &JobInfo, other: &JobInfo| {
-            (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
-                * i128::from(other.estimate)
-        };
-        x(b, a).cmp(&x(a, b))
+    narrow()
+        .unwrap_or_else(|| lxf_factors_cmp_wide(now, a, b))
+        .then(a.submit.cmp(&b.submit))
+}
+
+/// [`lxf_cmp`]'s comparison of expansion factors, without the tie on
+/// submit, in 128 bits: nothing overflows there.
+fn lxf_factors_cmp_wide(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
+    let x = |j: &JobInfo, other: &JobInfo| {
+        (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
+            * i128::from(other.estimate)
     };
-    narrow().unwrap_or_else(wide).then(a.submit.cmp(&b.submit))
+    x(b, a).cmp(&x(a, b))
 }
 
 #[cfg(test)]
@@ -311,11 +316,7 @@ pub(crate) mod tests {
 
     /// LXF compared in 128-bit integers only, as the 64-bit path must.
     fn lxf_cmp_wide(now: Time, a: &JobInfo, b: &JobInfo) -> Ordering {
-        let x = |j: &JobInfo, other: &JobInfo| {
-            (i128::from(now) - i128::from(j.submit) + i128::from(j.estimate))
-                * i128::from(other.estimate)
-        };
-        x(b, a).cmp(&x(a, b)).then(a.submit.cmp(&b.submit))
+        lxf_factors_cmp_wide(now, a, b).then(a.submit.cmp(&b.submit))
     }
 
     /// Times small and large, near the 64-bit path's bounds and past them.
