@@ -160,8 +160,7 @@ impl Policy for AdmissionPolicy {
                     for r in &mut self.reserved {
                         let j = r.job;
                         if let Some(at) = plan.earlier_start(j.procs, j.estimate, now, r.start) {
-                            plan.release(r.start, j.estimate, j.procs);
-                            plan.allocate(at, j.estimate, j.procs);
+                            plan.move_earlier(r.start, at, j.estimate, j.procs);
                             r.start = at;
                         }
                     }

@@ -93,8 +93,7 @@ impl Policy for Conservative {
                 else {
                     continue;
                 };
-                profile.release(old, info.estimate, info.procs);
-                profile.allocate(at, info.estimate, info.procs);
+                profile.move_earlier(old, at, info.estimate, info.procs);
                 self.runs.changed(at);
                 self.next_due = self.next_due.min(at);
                 self.reservation[job as usize] = at;
