@@ -1018,8 +1018,8 @@ mod tests {
 
         proptest! {
             /// Holds moved to their earlier starts, as a compression does,
-            /// leave the steps as a release and a hold do, on profiles of
-            /// one block and of many, with holds that never end.
+            /// leave the steps as a release and a hold do, holds that never
+            /// end included.
             #[test]
             fn a_move_changes_the_steps_as_a_release_and_a_hold(
                 holds in prop::collection::vec((0..3_000i64, 1..900i64, 1..40u32, 0..8u8), 1..400),
