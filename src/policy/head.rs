@@ -111,13 +111,24 @@ impl Head {
         Time::try_from(at).unwrap_or(NEVER)
     }
 
+    /// Node `i`'s children's firsts at `now`: the one ahead, then the
+    /// other (`NONE` when a child is empty).
+    fn pick(&self, i: usize, jobs: &[JobInfo], now: Time) -> (JobIdx, JobIdx) {
+        let (l, r) = (self.first[2 * i], self.first[2 * i + 1]);
+        match (l, r) {
+            (NONE, only) | (only, NONE) => (only, NONE),
+            _ if self.ahead(l, r, jobs, now) => (l, r),
+            _ => (r, l),
+        }
+    }
+
     /// Plays node `i` again at `now` from its children.
     fn play(&mut self, i: usize, jobs: &[JobInfo], now: Time) {
-        let (l, r) = (self.first[2 * i], self.first[2 * i + 1]);
-        let (first, flips) = match (l, r) {
-            (NONE, only) | (only, NONE) => (only, NEVER),
-            _ if self.ahead(l, r, jobs, now) => (l, self.overtakes(l, r, jobs, now)),
-            _ => (r, self.overtakes(r, l, jobs, now)),
+        let (first, other) = self.pick(i, jobs, now);
+        let flips = if other == NONE {
+            NEVER
+        } else {
+            self.overtakes(first, other, jobs, now)
         };
         self.first[i] = first;
         self.expires[i] = flips.min(self.expires[2 * i]).min(self.expires[2 * i + 1]);
@@ -246,12 +257,7 @@ impl Iterator for InOrder<'_> {
         head.first[i] = NONE;
         i /= 2;
         while i >= 1 {
-            let (l, r) = (head.first[2 * i], head.first[2 * i + 1]);
-            head.first[i] = match (l, r) {
-                (NONE, only) | (only, NONE) => only,
-                _ if head.ahead(l, r, self.jobs, self.now) => l,
-                _ => r,
-            };
+            head.first[i] = head.pick(i, self.jobs, self.now).0;
             i /= 2;
         }
         Some(job)
