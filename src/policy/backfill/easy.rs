@@ -22,11 +22,12 @@
 //! deeper EASY reads the jobs that start or reserve before the search, so
 //! that it never sorts the queue.
 
+use super::ranked::{start_in_queue_order, Kept, Pass, Turn};
 use super::waiting::{anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
 use crate::policy::head::Head;
 use crate::policy::{Order, Ranker};
-use crate::sim::{Epoch, JobIdx, JobInfo, Policy, Profile};
+use crate::sim::{Epoch, JobIdx, Policy, Profile};
 use crate::workload::Time;
 
 pub struct Easy {
@@ -319,19 +320,6 @@ fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut Waitin
     queue.settle();
 }
 
-/// What EASY in LXF or SJF order keeps from epoch to epoch, besides its
-/// plan (the running jobs' ends, or the profile).
-struct Kept<'a> {
-    /// The waiting jobs in arrival order.
-    queue: &'a mut WaitingQueue,
-    /// The waiting jobs in queue order.
-    head: &'a mut Head,
-    /// Scratch space: the jobs found that may start, with their positions.
-    found: &'a mut Vec<(JobIdx, Position)>,
-    /// Scratch space for reading `head` in order: the jobs read.
-    head_read: &'a mut Vec<JobIdx>,
-}
-
 /// Classic EASY in LXF or SJF order, with the same starts and reservation
 /// as a walk of the sorted queue ([`shadow_walk`]), without sorting it:
 /// the first jobs start while they fit, taken from the head; the first
@@ -342,7 +330,10 @@ struct Kept<'a> {
 /// all the walk would start, tested again in turn.
 fn ranked_shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, kept: Kept<'_>) {
     let Kept {
-        queue, head, found, ..
+        queue,
+        head,
+        found,
+        head_read,
     } = kept;
     let (now, jobs) = (epoch.state.now, epoch.state.jobs);
     head.advance(jobs, now);
@@ -364,26 +355,59 @@ fn ranked_shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, kept: Kept<
         break;
     }
     if shadow.is_some() && epoch.free() > 0 {
-        let fits = Backfillable::new(epoch.free(), shadow, now);
-        find_in_queue_order(queue, fits, (head, jobs, now), found);
-        for &(job, at) in found.iter() {
-            let free = epoch.free();
-            if free == 0 {
-                break;
-            }
-            let info = jobs[job as usize];
-            if info.procs > free || !Shadow::allows(shadow, now, info.procs, info.estimate) {
-                continue;
-            }
-            let end = now.saturating_add(info.estimate);
-            Shadow::started(&mut shadow, end, info.procs);
-            ends.start(end, job, info.procs);
-            epoch.start(job);
-            head.remove(job, jobs, now);
-            queue.remove(job, at);
-        }
+        let kept = Kept {
+            queue,
+            head,
+            found,
+            head_read,
+        };
+        start_in_queue_order(
+            &mut ShadowBackfill {
+                epoch,
+                ends,
+                shadow,
+            },
+            kept,
+            jobs,
+            now,
+        );
     }
     queue.settle();
+}
+
+/// Classic EASY's backfilling after the shadow time is set, one job at a
+/// time.
+struct ShadowBackfill<'e, 'a> {
+    epoch: &'e mut Epoch<'a>,
+    ends: &'e mut RunningEnds,
+    shadow: Option<Shadow>,
+}
+
+impl Pass for ShadowBackfill<'_, '_> {
+    type Fits<'p>
+        = Backfillable
+    where
+        Self: 'p;
+
+    fn fits(&self) -> Backfillable {
+        Backfillable::new(self.epoch.free(), self.shadow, self.epoch.state.now)
+    }
+
+    fn turn(&mut self, job: JobIdx) -> Turn {
+        let (free, now) = (self.epoch.free(), self.epoch.state.now);
+        if free == 0 {
+            return Turn::Done;
+        }
+        let info = self.epoch.state.jobs[job as usize];
+        if info.procs > free || !Shadow::allows(self.shadow, now, info.procs, info.estimate) {
+            return Turn::Passed;
+        }
+        let end = now.saturating_add(info.estimate);
+        Shadow::started(&mut self.shadow, end, info.procs);
+        self.ends.start(end, job, info.procs);
+        self.epoch.start(job);
+        Turn::Started
+    }
 }
 
 /// Whether a job of `p` for `d` fits in `profile` at `now`, asked as until
@@ -405,23 +429,6 @@ fn fits_by_free_until(
         }
     };
     until.is_some_and(|end| now.saturating_add(d) <= end)
-}
-
-/// Into `found`, the jobs of `queue` that pass `fits`, with their
-/// positions, in `head`'s order at `now`.
-fn find_in_queue_order(
-    queue: &WaitingQueue,
-    mut fits: impl JobTest,
-    (head, jobs, now): (&Head, &[JobInfo], Time),
-    found: &mut Vec<(JobIdx, Position)>,
-) {
-    found.clear();
-    let mut from = 0;
-    while let Some((job, at)) = queue.first_by(from, &mut fits) {
-        found.push((job, at));
-        from = at + 1;
-    }
-    found.sort_by(|a, b| head.cmp(a.0, b.0, jobs, now));
 }
 
 /// [`backfill_pass`] over the whole queue in arrival order, kept in
@@ -529,33 +536,72 @@ fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Kept<'
         queue.remove(job, at);
     }
     if epoch.free() > 0 {
-        let (free, profile) = (epoch.free(), live.profile());
-        // Per width asked, until when that many stay free: a job fits now
-        // when it ends by then. The jobs holding reservations are not
-        // found: their earliest start was later, before they held theirs.
-        let mut free_until: Vec<(u32, Option<Time>)> = Vec::new();
-        let fits = |p: u32, d: Time| {
-            p <= free && fits_by_free_until(&mut free_until, profile, (p, d), now)
+        // The jobs holding reservations do not fit now: their earliest
+        // start was later, before they held theirs.
+        let kept = Kept {
+            queue,
+            head,
+            found,
+            head_read,
         };
-        find_in_queue_order(queue, fits, (head, jobs, now), found);
-        for &(job, at) in found.iter() {
-            let free = epoch.free();
-            if free == 0 {
-                break;
-            }
-            let info = jobs[job as usize];
-            let (p, d) = (info.procs, info.estimate);
-            if p > free || !live.profile().fits(p, d, now) {
-                continue;
-            }
-            live.start(now, d, p);
-            epoch.start(job);
-            head.remove(job, jobs, now);
-            queue.remove(job, at);
-        }
+        start_in_queue_order(&mut ProfileBackfill { epoch, live }, kept, jobs, now);
     }
     live.end_epoch();
     queue.settle();
+}
+
+/// Backfilling on the profile after the reservations are made, one job at
+/// a time.
+struct ProfileBackfill<'e, 'a> {
+    epoch: &'e mut Epoch<'a>,
+    live: &'e mut LiveProfile,
+}
+
+/// Whether a job fits in the free processors and in the profile now.
+struct FitsNow<'p> {
+    free: u32,
+    profile: &'p Profile,
+    now: Time,
+    /// Per width asked, until when that many stay free: a job fits now
+    /// when it ends by then.
+    asked: Vec<(u32, Option<Time>)>,
+}
+
+impl JobTest for FitsNow<'_> {
+    fn job(&mut self, p: u32, d: Time) -> bool {
+        p <= self.free && fits_by_free_until(&mut self.asked, self.profile, (p, d), self.now)
+    }
+}
+
+impl Pass for ProfileBackfill<'_, '_> {
+    type Fits<'p>
+        = FitsNow<'p>
+    where
+        Self: 'p;
+
+    fn fits(&self) -> FitsNow<'_> {
+        FitsNow {
+            free: self.epoch.free(),
+            profile: self.live.profile_ref(),
+            now: self.epoch.state.now,
+            asked: Vec::new(),
+        }
+    }
+
+    fn turn(&mut self, job: JobIdx) -> Turn {
+        let (free, now) = (self.epoch.free(), self.epoch.state.now);
+        if free == 0 {
+            return Turn::Done;
+        }
+        let info = self.epoch.state.jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        if p > free || !self.live.profile().fits(p, d, now) {
+            return Turn::Passed;
+        }
+        self.live.start(now, d, p);
+        self.epoch.start(job);
+        Turn::Started
+    }
 }
 
 /// One EASY pass at this epoch over `queue`, on `profile` synced to this

@@ -64,6 +64,11 @@ impl LiveProfile {
         &mut self.profile
     }
 
+    /// The profile, to read only.
+    pub fn profile_ref(&self) -> &Profile {
+        &self.profile
+    }
+
     /// Holds `p` over `[t, t + d)` for a job started now: it stays, as the
     /// running job.
     pub fn start(&mut self, t: Time, d: Time, p: u32) {

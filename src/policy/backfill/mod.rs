@@ -15,6 +15,7 @@ mod easy;
 mod free_runs;
 mod live;
 mod no_guarantee;
+mod ranked;
 mod running_ends;
 mod waiting;
 

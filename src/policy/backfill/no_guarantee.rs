@@ -5,16 +5,18 @@
 //! Starts only take processors, so the jobs a walk starts are among those
 //! that fit when it begins. In every order but fairshare's the policy keeps
 //! its own queue in arrival order ([`WaitingQueue`]), whose search finds
-//! those jobs by their widths: in FCFS order one search after another, in
-//! LXF and SJF order all at once, put in queue order and tested again in
-//! turn. A long queue of jobs too wide for what is free then costs nothing
-//! per epoch, where the walk read it all.
+//! those jobs by their widths: in FCFS order one search after another; in
+//! LXF and SJF order, which it also keeps ([`Head`]), as
+//! [`start_in_queue_order`] does. A long queue of jobs too wide for what
+//! is free then costs nothing per epoch, where the walk read it all.
 
-use super::waiting::Position;
+use super::ranked::{start_in_queue_order, Kept, Pass, Turn};
+use super::waiting::{JobTest, Position};
 use super::WaitingQueue;
-use crate::policy::order::ranked_cmp;
+use crate::policy::head::Head;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
+use crate::workload::Time;
 
 pub struct NoGuarantee {
     rank: Ranker,
@@ -22,8 +24,13 @@ pub struct NoGuarantee {
     /// The waiting jobs in arrival order, kept in every order but
     /// fairshare's (which changes with usage, so its queue is sorted).
     own_queue: Option<WaitingQueue>,
-    /// The jobs that fit at an epoch's start, with their positions.
+    /// The waiting jobs in LXF or SJF order.
+    head: Option<Head>,
+    /// Scratch space: the jobs that fit at an epoch's start, with their
+    /// positions.
     found: Vec<(JobIdx, Position)>,
+    /// Scratch space for reading `head` in order.
+    head_read: Vec<JobIdx>,
 }
 
 impl NoGuarantee {
@@ -33,7 +40,9 @@ impl NoGuarantee {
             rank: Ranker::new(order),
             queue: Vec::new(),
             own_queue,
+            head: Head::new(order),
             found: Vec::new(),
+            head_read: Vec::new(),
         }
     }
 }
@@ -80,17 +89,19 @@ impl Policy for NoGuarantee {
         for &job in epoch.state.arrived {
             let info = &jobs[job as usize];
             queue.push(job, info.procs, info.estimate);
+            if let Some(head) = self.head.as_mut() {
+                head.push(job, jobs, now);
+            }
         }
         if queue.is_empty() || epoch.free() == 0 {
             return;
         }
-        // A width of u32::MAX marks an empty class: it never fits.
-        let narrow = |free: u32| move |p: u32, _| p <= free && p != u32::MAX;
-        match self.rank.order() {
-            Order::Fcfs => {
+        match self.head.as_mut() {
+            None => {
+                debug_assert_eq!(self.rank.order(), Order::Fcfs, "keeps no queue");
                 let mut from = 0;
                 while epoch.free() > 0 {
-                    let Some((job, at)) = queue.first(from, narrow(epoch.free())) else {
+                    let Some((job, at)) = queue.first(from, AtMost(epoch.free())) else {
                         break;
                     };
                     from = at + 1;
@@ -98,29 +109,56 @@ impl Policy for NoGuarantee {
                     queue.remove(job, at);
                 }
             }
-            order => {
-                self.found.clear();
-                let mut from = 0;
-                while let Some((job, at)) = queue.first(from, narrow(epoch.free())) {
-                    self.found.push((job, at));
-                    from = at + 1;
-                }
-                let lxf = order == Order::Lxf;
-                debug_assert!(lxf || order == Order::Sjf, "{order} keeps no queue");
-                self.found
-                    .sort_by(|&(a, _), &(b, _)| ranked_cmp(lxf, now, jobs, a, b));
-                for &(job, at) in &self.found {
-                    if jobs[job as usize].procs <= epoch.free() {
-                        epoch.start(job);
-                        queue.remove(job, at);
-                        if epoch.free() == 0 {
-                            break;
-                        }
-                    }
-                }
+            Some(head) => {
+                head.advance(jobs, now);
+                let kept = Kept {
+                    queue,
+                    head,
+                    found: &mut self.found,
+                    head_read: &mut self.head_read,
+                };
+                start_in_queue_order(&mut FitsFree { epoch }, kept, jobs, now);
             }
         }
         queue.settle();
+    }
+}
+
+/// Jobs at most this wide.
+struct AtMost(u32);
+
+impl JobTest for AtMost {
+    fn job(&mut self, p: u32, _: Time) -> bool {
+        // A width of u32::MAX marks an empty class: it never fits.
+        p <= self.0 && p != u32::MAX
+    }
+}
+
+/// Starting jobs that fit in the free processors, one at a time.
+struct FitsFree<'e, 'a> {
+    epoch: &'e mut Epoch<'a>,
+}
+
+impl Pass for FitsFree<'_, '_> {
+    type Fits<'p>
+        = AtMost
+    where
+        Self: 'p;
+
+    fn fits(&self) -> AtMost {
+        AtMost(self.epoch.free())
+    }
+
+    fn turn(&mut self, job: JobIdx) -> Turn {
+        let free = self.epoch.free();
+        if free == 0 {
+            Turn::Done
+        } else if self.epoch.state.jobs[job as usize].procs <= free {
+            self.epoch.start(job);
+            Turn::Started
+        } else {
+            Turn::Passed
+        }
     }
 }
 
