@@ -23,7 +23,16 @@
 //! [`Order::sort`]'s. Each node holding the first below it, the tree is a
 //! heap in queue order, so the queue is read in order from it without a
 //! sort: the first `k` jobs cost about `k` times the tree's depth.
+//!
+//! Backfilling on a long queue reads only the jobs that may fit
+//! ([`Head::narrow_in_order`]): with width classes on
+//! ([`Head::set_width_classes`]), each node also keeps the narrowest width
+//! and shortest estimate below it, and each doubling of the width has a
+//! subtree of its own, so that the jobs too wide to start (on an
+//! overloaded machine, thousands that come first in queue order) are
+//! passed a class at a time.
 
+use super::backfill::JobTest;
 use super::order::ranked_cmp;
 use super::Order;
 use crate::sim::{JobIdx, JobInfo};
@@ -34,20 +43,47 @@ use std::cmp::Ordering;
 const NONE: u32 = u32::MAX;
 /// An order that never changes.
 const NEVER: Time = Time::MAX;
+/// Width classes: widths from `2^c` to `2^(c + 1) - 1` are class `c`.
+const CLASSES: usize = 32;
+/// The fewest slots of a class, and the share of all waiting jobs each
+/// class has room for at least, so that a small class filling up does
+/// not rebuild the tree often.
+const LEAST_REGION: usize = 16;
+const REGION_SHARE: usize = 16;
+
+/// A width class's slots: `size` from `base` (a multiple of `size`, so
+/// they are one subtree), the first `next` handed out.
+#[derive(Debug, Clone, Copy, Default)]
+struct Region {
+    base: u32,
+    size: u32,
+    next: u32,
+}
 
 /// The head of the waiting queue in LXF or SJF order.
 #[derive(Debug)]
 pub(crate) struct Head {
     lxf: bool,
-    /// Leaves: slots per job in arrival order; node `i` has children `2i`
-    /// and `2i + 1`, the root is node 1, slot `s` is node `size + s`.
+    /// Leaves: slots per job, in arrival order within each width class's
+    /// region; node `i` has children `2i` and `2i + 1`, the root is node
+    /// 1, slot `s` is node `size + s`.
     size: usize,
     /// Per node, the first job below it, `NONE` for none.
     first: Vec<u32>,
     /// Per node, the earliest second at which its first may change.
     expires: Vec<Time>,
-    /// The next slot to hand out.
-    next: usize,
+    /// Whether the slots are grouped by width class and the bounds below
+    /// are kept, for [`Head::narrow_in_order`].
+    by_class: bool,
+    /// Per node, the narrowest job below it and the shortest estimate
+    /// (on 32 bits, longer ones as `u32::MAX`), `NONE` for none: bounds
+    /// for reading only the jobs that may fit. Empty unless `by_class`.
+    narrowest: Vec<u32>,
+    shortest: Vec<u32>,
+    /// Per width class (a doubling of the width; one class unless
+    /// `by_class`), its slots: a subtree of its own, so that a reading for
+    /// narrow jobs passes the classes too wide at their roots.
+    regions: [Region; CLASSES],
     /// Per job index, its slot while it waits (`NONE` otherwise).
     slot: Vec<u32>,
 }
@@ -57,6 +93,16 @@ impl Head {
     /// needs none: the queue is in arrival order; fairshare's changes with
     /// usage).
     pub fn new(order: Order) -> Option<Head> {
+        Head::build(order, false)
+    }
+
+    /// [`Head::new`], with [`Head::narrow_in_order`]: a little more work
+    /// at every change, for backfilling.
+    pub fn with_width_classes(order: Order) -> Option<Head> {
+        Head::build(order, true)
+    }
+
+    fn build(order: Order, by_class: bool) -> Option<Head> {
         let lxf = match order {
             Order::Lxf => true,
             Order::Sjf => false,
@@ -67,9 +113,36 @@ impl Head {
             size: 0,
             first: Vec::new(),
             expires: Vec::new(),
-            next: 0,
+            by_class,
+            narrowest: Vec::new(),
+            shortest: Vec::new(),
+            regions: [Region::default(); CLASSES],
             slot: Vec::new(),
         })
+    }
+
+    /// Whether [`Head::narrow_in_order`] may be asked.
+    pub fn by_class(&self) -> bool {
+        self.by_class
+    }
+
+    /// Groups the slots by width class and keeps the bounds, or stops.
+    pub fn set_width_classes(&mut self, on: bool, jobs: &[JobInfo], now: Time) {
+        if on != self.by_class {
+            self.by_class = on;
+            if !on {
+                (self.narrowest, self.shortest) = (Vec::new(), Vec::new());
+            }
+            if self.size > 0 {
+                // No class grows: `CLASSES` is none of them.
+                self.rebuild(jobs, now, CLASSES);
+            }
+        }
+    }
+
+    /// Whether the order is LXF (else SJF).
+    pub fn lxf(&self) -> bool {
+        self.lxf
     }
 
     /// The queue order of jobs `a` and `b` at `now`: `Less` when `a`
@@ -134,11 +207,41 @@ impl Head {
         self.expires[i] = flips.min(self.expires[2 * i]).min(self.expires[2 * i + 1]);
     }
 
+    /// Node `i`'s bounds from its children's (only a change of the jobs
+    /// below changes them, not time).
+    fn bound(&mut self, i: usize) {
+        self.narrowest[i] = self.narrowest[2 * i].min(self.narrowest[2 * i + 1]);
+        self.shortest[i] = self.shortest[2 * i].min(self.shortest[2 * i + 1]);
+    }
+
+    /// Puts `job` in slot `s`, with its bounds.
+    fn set_leaf(&mut self, s: usize, job: JobIdx, jobs: &[JobInfo]) {
+        let leaf = self.size + s;
+        self.first[leaf] = job;
+        if self.by_class {
+            let info = &jobs[job as usize];
+            self.narrowest[leaf] = info.procs;
+            self.shortest[leaf] = info.estimate.clamp(0, Time::from(u32::MAX)) as u32;
+        }
+    }
+
+    /// The region of a job of `procs`.
+    fn class(&self, procs: u32) -> usize {
+        if self.by_class {
+            procs.max(1).ilog2() as usize
+        } else {
+            0
+        }
+    }
+
     /// Plays the path from slot `s` up to the root again.
     fn play_up(&mut self, s: usize, jobs: &[JobInfo], now: Time) {
         let mut i = (self.size + s) / 2;
         while i >= 1 {
             self.play(i, jobs, now);
+            if self.by_class {
+                self.bound(i);
+            }
             i /= 2;
         }
     }
@@ -167,13 +270,15 @@ impl Head {
         if self.slot.len() != jobs.len() {
             self.slot = vec![NONE; jobs.len()];
         }
-        if self.next == self.size {
-            self.rebuild(jobs, now);
+        let c = self.class(jobs[job as usize].procs);
+        if self.regions[c].next == self.regions[c].size {
+            self.rebuild(jobs, now, c);
         }
-        let s = self.next;
-        self.next += 1;
+        let region = &mut self.regions[c];
+        let s = (region.base + region.next) as usize;
+        region.next += 1;
         self.slot[job as usize] = s as u32;
-        self.first[self.size + s] = job;
+        self.set_leaf(s, job, jobs);
         self.play_up(s, jobs, now);
     }
 
@@ -186,6 +291,10 @@ impl Head {
     pub fn remove(&mut self, job: JobIdx, jobs: &[JobInfo], now: Time) {
         let s = std::mem::replace(&mut self.slot[job as usize], NONE) as usize;
         self.first[self.size + s] = NONE;
+        if self.by_class {
+            self.narrowest[self.size + s] = NONE;
+            self.shortest[self.size + s] = NONE;
+        }
         self.play_up(s, jobs, now);
     }
 
@@ -209,23 +318,99 @@ impl Head {
         }
     }
 
-    /// Slots for twice the jobs waiting, handed out again in their
-    /// arrival order, and every node played at `now`.
-    fn rebuild(&mut self, jobs: &[JobInfo], now: Time) {
-        let waiting: Vec<u32> = (self.size..self.size + self.next)
-            .map(|i| self.first[i])
-            .filter(|&j| j != NONE)
-            .collect();
-        self.size = (2 * waiting.len()).max(64).next_power_of_two();
+    /// The waiting jobs in queue order, as of the last [`Head::advance`]
+    /// (at `now`), read lazily and only those that may fit, without
+    /// changing the tournament: a best-first search from the root, each
+    /// node ranked by the first job below it (none below comes earlier),
+    /// that passes the subtrees whose narrowest width and shortest
+    /// estimate cannot fit.
+    /// Where few of many jobs fit, it reads them at about the tree's depth
+    /// each, without the others. It stops after reading `limit` nodes.
+    /// `heap` is scratch space.
+    pub fn narrow_in_order<'h>(
+        &'h self,
+        jobs: &'h [JobInfo],
+        now: Time,
+        heap: &'h mut Vec<u32>,
+        limit: usize,
+    ) -> NarrowInOrder<'h> {
+        debug_assert!(self.by_class, "a head without width classes");
+        heap.clear();
+        if self.size > 0 && self.first[1] != NONE {
+            heap.push(1);
+        }
+        NarrowInOrder {
+            head: self,
+            jobs,
+            now,
+            heap,
+            read: 0,
+            limit,
+        }
+    }
+
+    /// Slots for each width class that has had jobs, twice its jobs
+    /// waiting (and one more of class `grow`), handed out again in their
+    /// arrival order, and
+    /// every node played at `now`. Classes are placed widest region first,
+    /// so each starts at a multiple of its size.
+    fn rebuild(&mut self, jobs: &[JobInfo], now: Time, grow: usize) {
+        let mut waiting: Vec<Vec<u32>> = vec![Vec::new(); CLASSES];
+        let mut total = 1;
+        for region in self.regions {
+            let from = self.size + region.base as usize;
+            for &job in &self.first[from..from + region.next as usize] {
+                if job != NONE {
+                    waiting[self.class(jobs[job as usize].procs)].push(job);
+                    total += 1;
+                }
+            }
+        }
+        let least = LEAST_REGION.max(total / REGION_SHARE);
+        for (c, region) in self.regions.iter_mut().enumerate() {
+            // A class keeps its region once it has one, even empty: classes
+            // whose jobs start at once would otherwise rebuild the tree at
+            // each arrival.
+            let need = waiting[c].len() + usize::from(c == grow);
+            let size = if region.size == 0 && need == 0 {
+                0
+            } else {
+                (2 * need).max(least).next_power_of_two()
+            };
+            *region = Region {
+                base: 0,
+                size: size as u32,
+                next: 0,
+            };
+        }
+        let mut by_size: Vec<usize> = (0..CLASSES).collect();
+        by_size.sort_by_key(|&c| std::cmp::Reverse(self.regions[c].size));
+        let mut base = 0;
+        for c in by_size {
+            self.regions[c].base = base;
+            base += self.regions[c].size;
+        }
+        self.size = (base as usize).max(2).next_power_of_two();
         self.first = vec![NONE; 2 * self.size];
         self.expires = vec![NEVER; 2 * self.size];
-        for (s, &job) in waiting.iter().enumerate() {
-            self.first[self.size + s] = job;
-            self.slot[job as usize] = s as u32;
+        if self.by_class {
+            self.narrowest = vec![NONE; 2 * self.size];
+            self.shortest = vec![NONE; 2 * self.size];
         }
-        self.next = waiting.len();
+        for (c, jobs_of_class) in waiting.iter().enumerate() {
+            for &job in jobs_of_class {
+                let region = &mut self.regions[c];
+                let s = (region.base + region.next) as usize;
+                region.next += 1;
+                self.set_leaf(s, job, jobs);
+                self.slot[job as usize] = s as u32;
+            }
+        }
         for i in (1..self.size).rev() {
             self.play(i, jobs, now);
+            if self.by_class {
+                self.bound(i);
+            }
         }
     }
 }
@@ -242,6 +427,101 @@ pub(crate) struct InOrder<'h> {
     now: Time,
     /// The jobs read so far, taken out of the tournament.
     read: &'h mut Vec<JobIdx>,
+}
+
+/// The waiting jobs in queue order that may fit (see
+/// [`Head::narrow_in_order`]).
+pub(crate) struct NarrowInOrder<'h> {
+    head: &'h Head,
+    jobs: &'h [JobInfo],
+    now: Time,
+    /// Nodes still to read, a binary heap by their first jobs.
+    heap: &'h mut Vec<u32>,
+    /// Nodes read so far, and how many may be.
+    read: usize,
+    limit: usize,
+}
+
+impl NarrowInOrder<'_> {
+    /// The next job that `may_fit`'s test of the bounds below it (the
+    /// narrowest width and the shortest estimate, as
+    /// [`JobTest::bound`]) passes, `None` when there is none or the limit
+    /// is reached ([`NarrowInOrder::stopped`]). Tests asked must never
+    /// pass more than the last: subtrees passed for one are not read
+    /// again.
+    pub fn next_fitting(&mut self, may_fit: &mut impl JobTest) -> Option<JobIdx> {
+        while !self.heap.is_empty() {
+            if self.read == self.limit {
+                return None;
+            }
+            let node = self.pop() as usize;
+            self.read += 1;
+            let head = self.head;
+            if !may_fit.bound(head.narrowest[node], head.shortest[node]) {
+                continue;
+            }
+            if node >= head.size {
+                return Some(head.first[node]);
+            }
+            for child in [2 * node, 2 * node + 1] {
+                if may_fit.bound(head.narrowest[child], head.shortest[child]) {
+                    self.push(child as u32);
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the reading stopped at its limit with nodes left to read.
+    pub fn stopped(&self) -> bool {
+        self.read == self.limit && !self.heap.is_empty()
+    }
+
+    /// Whether node `a`'s first comes before node `b`'s.
+    fn before(&self, a: u32, b: u32) -> bool {
+        let first = &self.head.first;
+        self.head
+            .ahead(first[a as usize], first[b as usize], self.jobs, self.now)
+    }
+
+    fn push(&mut self, node: u32) {
+        let mut i = self.heap.len();
+        self.heap.push(node);
+        while i > 0 {
+            let parent = (i - 1) / 2;
+            if !self.before(node, self.heap[parent]) {
+                break;
+            }
+            self.heap[i] = self.heap[parent];
+            i = parent;
+        }
+        self.heap[i] = node;
+    }
+
+    fn pop(&mut self) -> u32 {
+        let top = self.heap[0];
+        let last = self.heap.pop().expect("not empty");
+        let n = self.heap.len();
+        if n > 0 {
+            let mut i = 0;
+            loop {
+                let mut child = 2 * i + 1;
+                if child >= n {
+                    break;
+                }
+                if child + 1 < n && self.before(self.heap[child + 1], self.heap[child]) {
+                    child += 1;
+                }
+                if !self.before(self.heap[child], last) {
+                    break;
+                }
+                self.heap[i] = self.heap[child];
+                i = child;
+            }
+            self.heap[i] = last;
+        }
+        top
+    }
 }
 
 impl Iterator for InOrder<'_> {
@@ -317,23 +597,28 @@ mod tests {
     proptest! {
         /// Arrivals, starts of the head and of other jobs, and time
         /// passing: the head is always the first of the queue sorted
-        /// afresh, in both orders.
+        /// afresh, in both orders, and reading for narrow jobs gives the
+        /// sorted queue's jobs that narrow.
         #[test]
         fn the_head_is_the_first_of_the_sorted_queue(
-            jobs in prop::collection::vec((0i64..40, 1i64..300), 1..150),
+            jobs in prop::collection::vec((0i64..40, 1i64..300, 1u32..300), 1..150),
             steps in prop::collection::vec((0i64..30, 0u8..4), 1..300),
             lxf in any::<bool>(),
+            by_class in any::<bool>(),
         ) {
             let mut submit = 0;
             let jobs: Vec<JobInfo> = jobs
                 .iter()
-                .map(|&(gap, estimate)| {
+                .map(|&(gap, estimate, procs)| {
                     submit += gap;
-                    job(submit, estimate)
+                    JobInfo {
+                        procs,
+                        ..job(submit, estimate)
+                    }
                 })
                 .collect();
             let order = if lxf { Order::Lxf } else { Order::Sjf };
-            let mut head = Head::new(order).expect("lxf or sjf");
+            let mut head = Head::build(order, by_class).expect("lxf or sjf");
             let (mut now, mut next) = (0, 0);
             let mut waiting: Vec<JobIdx> = Vec::new();
             for &(pass, op) in &steps {
@@ -354,6 +639,31 @@ mod tests {
                 prop_assert_eq!(&first_k[..], &sorted[..k], "first {} at {}", k, now);
                 let listed: Vec<JobIdx> = head.in_order(&jobs, now, &mut scratch).collect();
                 prop_assert_eq!(&listed, &sorted, "in order at {}", now);
+                if op == 3 {
+                    head.set_width_classes(!head.by_class(), &jobs, now);
+                }
+                if head.by_class() {
+                    // Tests asked grow stricter as a pass's starts take
+                    // processors: jobs at most `width` wide, and at most
+                    // `longest` long unless at most `spare` wide, as EASY's.
+                    let (mut width, mut spare) = (1 + (pass as u32 * 37) % 300, (pass as u32 * 11) % 300);
+                    let longest = u32::from(op) * 80;
+                    let fits = |w: u32, s: u32, p: u32, d: u32| p <= w && (d <= longest || p <= s);
+                    let mut reader = head.narrow_in_order(&jobs, now, &mut scratch, usize::MAX);
+                    let mut narrow = Vec::new();
+                    let mut expected: Vec<JobIdx> = Vec::new();
+                    let mut unread = sorted.iter();
+                    let passes = |w: u32, s: u32, j: JobIdx| fits(w, s, jobs[j as usize].procs, jobs[j as usize].estimate as u32);
+                    while let Some(j) = reader.next_fitting(&mut |p: u32, d: Time| fits(width, spare, p, d as u32)) {
+                        narrow.push(j);
+                        expected.extend(unread.by_ref().find(|&&w| passes(width, spare, w)).copied());
+                        width -= width / 3;
+                        spare /= 2;
+                    }
+                    expected.extend(unread.find(|&&w| passes(width, spare, w)).copied());
+                    prop_assert_eq!(&narrow, &expected, "narrow in order at {}", now);
+                    prop_assert!(!reader.stopped());
+                }
                 let leaving = match op {
                     0 => sorted.first().copied(),
                     1 if !sorted.is_empty() => Some(sorted[pass as usize % sorted.len()]),

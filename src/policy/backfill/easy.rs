@@ -30,6 +30,12 @@ use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, Profile};
 use crate::workload::Time;
 
+/// Waiting jobs from which the head groups them by width class (see
+/// [`Head::set_width_classes`]), and below which it no longer does. Small
+/// for unit tests, which check every path.
+const CLASSES_FROM: usize = if cfg!(test) { 8 } else { 512 };
+const NO_CLASSES_BELOW: usize = if cfg!(test) { 4 } else { 128 };
+
 pub struct Easy {
     rank: Ranker,
     depth: u32,
@@ -131,6 +137,13 @@ impl Policy for Easy {
                 if let Some(head) = self.head.as_mut() {
                     head.push(job, state.jobs, state.now);
                 }
+            }
+            if let Some(head) = self.head.as_mut() {
+                // Only a long queue is read for the jobs that fit from the
+                // head; the classes cost every arrival and start.
+                let long = queue.len() >= CLASSES_FROM
+                    || head.by_class() && queue.len() >= NO_CLASSES_BELOW;
+                head.set_width_classes(long, state.jobs, state.now);
             }
             if !queue.is_empty() && state.free > 0 {
                 if let Some(head) = self.head.as_mut() {
@@ -393,6 +406,11 @@ impl Pass for ShadowBackfill<'_, '_> {
         Backfillable::new(self.epoch.free(), self.shadow, self.epoch.state.now)
     }
 
+    fn may_fit(&mut self, procs: u32, estimate: u32) -> bool {
+        Backfillable::new(self.epoch.free(), self.shadow, self.epoch.state.now)
+            .bound(procs, estimate)
+    }
+
     fn turn(&mut self, job: JobIdx) -> Turn {
         let (free, now) = (self.epoch.free(), self.epoch.state.now);
         if free == 0 {
@@ -544,7 +562,12 @@ fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Kept<'
             found,
             head_read,
         };
-        start_in_queue_order(&mut ProfileBackfill { epoch, live }, kept, jobs, now);
+        let mut pass = ProfileBackfill {
+            epoch,
+            live,
+            asked: Vec::new(),
+        };
+        start_in_queue_order(&mut pass, kept, jobs, now);
     }
     live.end_epoch();
     queue.settle();
@@ -555,6 +578,9 @@ fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Kept<'
 struct ProfileBackfill<'e, 'a> {
     epoch: &'e mut Epoch<'a>,
     live: &'e mut LiveProfile,
+    /// Per width asked, until when that many stay free, until the next
+    /// start.
+    asked: Vec<(u32, Option<Time>)>,
 }
 
 /// Whether a job fits in the free processors and in the profile now.
@@ -588,6 +614,17 @@ impl Pass for ProfileBackfill<'_, '_> {
         }
     }
 
+    fn may_fit(&mut self, procs: u32, estimate: u32) -> bool {
+        let (free, now) = (self.epoch.free(), self.epoch.state.now);
+        procs <= free
+            && fits_by_free_until(
+                &mut self.asked,
+                self.live.profile_ref(),
+                (procs, Time::from(estimate)),
+                now,
+            )
+    }
+
     fn turn(&mut self, job: JobIdx) -> Turn {
         let (free, now) = (self.epoch.free(), self.epoch.state.now);
         if free == 0 {
@@ -600,6 +637,7 @@ impl Pass for ProfileBackfill<'_, '_> {
         }
         self.live.start(now, d, p);
         self.epoch.start(job);
+        self.asked.clear();
         Turn::Started
     }
 }

@@ -26,4 +26,4 @@ pub(crate) use free_runs::FreeRuns;
 pub(crate) use live::LiveProfile;
 pub use no_guarantee::NoGuarantee;
 pub(crate) use running_ends::RunningEnds;
-pub(crate) use waiting::WaitingQueue;
+pub(crate) use waiting::{JobTest, WaitingQueue};

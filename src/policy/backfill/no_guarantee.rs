@@ -6,16 +6,17 @@
 //! that fit when it begins. In every order but fairshare's the policy keeps
 //! its own queue in arrival order ([`WaitingQueue`]), whose search finds
 //! those jobs by their widths: in FCFS order one search after another; in
-//! LXF and SJF order, which it also keeps ([`Head`]), as
-//! [`start_in_queue_order`] does. A long queue of jobs too wide for what
+//! LXF and SJF order all at once, put in queue order and tested again in
+//! turn, or, while the queue is long, which it then also keeps in order
+//! ([`Head`]), as [`start_in_queue_order`] does. A long queue of jobs too wide for what
 //! is free then costs nothing per epoch, where the walk read it all.
 
-use super::ranked::{start_in_queue_order, Kept, Pass, Turn};
-use super::waiting::{JobTest, Position};
+use super::ranked::{start_in_queue_order, start_sorted, Kept, Pass, Turn};
+use super::waiting::{anyone, JobTest, Position};
 use super::WaitingQueue;
 use crate::policy::head::Head;
 use crate::policy::{Order, Ranker};
-use crate::sim::{Epoch, JobIdx, Policy};
+use crate::sim::{Epoch, JobIdx, JobInfo, Policy};
 use crate::workload::Time;
 
 pub struct NoGuarantee {
@@ -24,7 +25,7 @@ pub struct NoGuarantee {
     /// The waiting jobs in arrival order, kept in every order but
     /// fairshare's (which changes with usage, so its queue is sorted).
     own_queue: Option<WaitingQueue>,
-    /// The waiting jobs in LXF or SJF order.
+    /// The waiting jobs in LXF or SJF order, while the queue is long.
     head: Option<Head>,
     /// Scratch space: the jobs that fit at an epoch's start, with their
     /// positions.
@@ -40,7 +41,7 @@ impl NoGuarantee {
             rank: Ranker::new(order),
             queue: Vec::new(),
             own_queue,
-            head: Head::new(order),
+            head: None,
             found: Vec::new(),
             head_read: Vec::new(),
         }
@@ -93,12 +94,20 @@ impl Policy for NoGuarantee {
                 head.push(job, jobs, now);
             }
         }
+        let order = self.rank.order();
+        if order != Order::Fcfs {
+            keep_head_while_long(&mut self.head, queue, order, jobs, now);
+        }
         if queue.is_empty() || epoch.free() == 0 {
             return;
         }
         match self.head.as_mut() {
+            None if order != Order::Fcfs => {
+                let lxf = order == Order::Lxf;
+                let pass = &mut FitsFree { epoch };
+                start_sorted(pass, queue, &mut self.found, (jobs, now, lxf));
+            }
             None => {
-                debug_assert_eq!(self.rank.order(), Order::Fcfs, "keeps no queue");
                 let mut from = 0;
                 while epoch.free() > 0 {
                     let Some((job, at)) = queue.first(from, AtMost(epoch.free())) else {
@@ -121,6 +130,37 @@ impl Policy for NoGuarantee {
             }
         }
         queue.settle();
+    }
+}
+
+/// Waiting jobs from which the queue is also kept in LXF or SJF order,
+/// and below which it no longer is: only a queue where hundreds fit is
+/// read from its head ([`start_in_queue_order`]), and keeping it costs
+/// every arrival and start. Small for unit tests, which check every path.
+const HEAD_FROM: usize = if cfg!(test) { 8 } else { 512 };
+const NO_HEAD_BELOW: usize = if cfg!(test) { 4 } else { 128 };
+
+/// Keeps `head` while the queue is long, made from the queue when it grows
+/// long and dropped when it grows short.
+fn keep_head_while_long(
+    head: &mut Option<Head>,
+    queue: &WaitingQueue,
+    order: Order,
+    jobs: &[JobInfo],
+    now: Time,
+) {
+    match head {
+        Some(_) if queue.len() < NO_HEAD_BELOW => *head = None,
+        None if queue.len() >= HEAD_FROM => {
+            let mut kept = Head::with_width_classes(order).expect("LXF or SJF");
+            let mut from = 0;
+            while let Some((job, at)) = queue.first(from, anyone) {
+                kept.push(job, jobs, now);
+                from = at + 1;
+            }
+            *head = Some(kept);
+        }
+        _ => {}
     }
 }
 
@@ -147,6 +187,10 @@ impl Pass for FitsFree<'_, '_> {
 
     fn fits(&self) -> AtMost {
         AtMost(self.epoch.free())
+    }
+
+    fn may_fit(&mut self, procs: u32, _: u32) -> bool {
+        AtMost(self.epoch.free()).job(procs, 0)
     }
 
     fn turn(&mut self, job: JobIdx) -> Turn {

@@ -7,17 +7,19 @@
 //! tested again at its turn. Usually few fit: they are found in the
 //! arrival-order queue's tree ([`WaitingQueue`]) and sorted. On a queue
 //! where thousands fit while few processors are free (an overloaded
-//! machine of narrow jobs), finding and sorting them all at every epoch
-//! cost the queue's length each time, and nearly all of them were tested
-//! in vain. Past [`FOUND_AT_MOST`] found, the queue is read instead in
-//! order from its tournament ([`Head::in_order`]), which stops when
-//! nothing is free; and if that reading passes over [`PASSED_AT_MOST`]
-//! jobs that cannot start, the rest are found and sorted after all, so
-//! that no pass costs much more than it did.
+//! machine, a burst of narrow jobs), finding and sorting them all at every
+//! epoch cost the queue's length each time, and nearly all of them were
+//! tested in vain. Past [`FOUND_AT_MOST`] found (when the head keeps its
+//! width classes, as it does for long queues), the queue is read instead
+//! in order from its tournament, only the jobs whose bounds may fit what
+//! is still free ([`Head::narrow_in_order`]), until nothing is; if that
+//! reading passes [`READ_AT_MOST`] nodes, the rest are found and sorted
+//! after all, so that no pass costs much more than it did.
 
 use super::waiting::{JobTest, Position};
 use super::WaitingQueue;
 use crate::policy::head::Head;
+use crate::policy::order::ranked_cmp;
 use crate::sim::{JobIdx, JobInfo};
 use crate::workload::Time;
 
@@ -26,8 +28,8 @@ use crate::workload::Time;
 /// checked against walks of the sorted queue.
 const FOUND_AT_MOST: usize = if cfg!(test) { 3 } else { 256 };
 
-/// Jobs read in order that could not start, past which the rest are found.
-const PASSED_AT_MOST: usize = if cfg!(test) { 5 } else { 256 };
+/// Nodes of the tournament read, past which the rest are found.
+const READ_AT_MOST: usize = if cfg!(test) { 40 } else { 4096 };
 
 /// What backfilling in LXF or SJF order keeps from epoch to epoch, besides
 /// its plan.
@@ -63,6 +65,11 @@ pub(super) trait Pass {
 
     fn fits(&self) -> Self::Fits<'_>;
 
+    /// Whether a job as narrow as `procs` and as short as `estimate`
+    /// (`u32::MAX`: that long or longer) may start now: the test of a
+    /// subtree's bounds, as [`JobTest::bound`].
+    fn may_fit(&mut self, procs: u32, estimate: u32) -> bool;
+
     /// Starts `job` if it may start now.
     fn turn(&mut self, job: JobIdx) -> Turn;
 }
@@ -82,35 +89,63 @@ pub(super) fn start_in_queue_order(
         found,
         head_read,
     } = kept;
-    if find(queue, &mut pass.fits(), FOUND_AT_MOST, found) {
-        sort_and_start(pass, (queue, head), jobs, now, found);
+    let most = if head.by_class() {
+        FOUND_AT_MOST
+    } else {
+        usize::MAX
+    };
+    if find(queue, &mut pass.fits(), most, found) {
+        let lxf = head.lxf();
+        sort_and_start(pass, (queue, Some(head)), (jobs, now, lxf), found);
         return;
     }
     found.clear();
-    let mut passed = 0;
-    let mut rest = false;
-    for job in head.in_order(jobs, now, head_read) {
+    let mut reader = head.narrow_in_order(jobs, now, head_read, READ_AT_MOST);
+    while let Some(job) = reader.next_fitting(&mut MayFit(pass)) {
         match pass.turn(job) {
             Turn::Started => found.push((job, 0)),
-            Turn::Passed => {
-                passed += 1;
-                if passed > PASSED_AT_MOST {
-                    rest = true;
-                    break;
-                }
-            }
+            Turn::Passed => {}
             Turn::Done => break,
         }
     }
+    let rest = reader.stopped();
     for &(job, _) in found.iter() {
         head.remove(job, jobs, now);
         queue.remove(job, queue.position(job));
     }
     if rest {
-        // Every job read has started or cannot: the jobs found now all
-        // come after them in queue order.
+        // Jobs before the last one read were passed, started or too wide:
+        // found again, they cannot start.
         find(queue, &mut pass.fits(), usize::MAX, found);
-        sort_and_start(pass, (queue, head), jobs, now, found);
+        let lxf = head.lxf();
+        sort_and_start(pass, (queue, Some(head)), (jobs, now, lxf), found);
+    }
+}
+
+/// [`start_in_queue_order`] for a queue kept without a head (too short to
+/// be worth one): the jobs that may start are found and sorted.
+/// `lxf`: the order is LXF, else SJF.
+pub(super) fn start_sorted(
+    pass: &mut impl Pass,
+    queue: &mut WaitingQueue,
+    found: &mut Vec<(JobIdx, Position)>,
+    (jobs, now, lxf): (&[JobInfo], Time, bool),
+) {
+    find(queue, &mut pass.fits(), usize::MAX, found);
+    sort_and_start(pass, (queue, None), (jobs, now, lxf), found);
+}
+
+/// A pass's [`Pass::may_fit`] as a test of bounds.
+struct MayFit<'p, P>(&'p mut P);
+
+impl<P: Pass> JobTest for MayFit<'_, P> {
+    fn job(&mut self, procs: u32, estimate: Time) -> bool {
+        let estimate = estimate.clamp(0, Time::from(u32::MAX)) as u32;
+        self.0.may_fit(procs, estimate)
+    }
+
+    fn bound(&mut self, procs: u32, estimate: u32) -> bool {
+        self.0.may_fit(procs, estimate)
     }
 }
 
@@ -137,16 +172,17 @@ fn find(
 /// Gives the jobs `found` their turns in `head`'s order.
 fn sort_and_start(
     pass: &mut impl Pass,
-    (queue, head): (&mut WaitingQueue, &mut Head),
-    jobs: &[JobInfo],
-    now: Time,
+    (queue, mut head): (&mut WaitingQueue, Option<&mut Head>),
+    (jobs, now, lxf): (&[JobInfo], Time, bool),
     found: &mut [(JobIdx, Position)],
 ) {
-    found.sort_by(|a, b| head.cmp(a.0, b.0, jobs, now));
+    found.sort_by(|a, b| ranked_cmp(lxf, now, jobs, a.0, b.0));
     for &(job, at) in found.iter() {
         match pass.turn(job) {
             Turn::Started => {
-                head.remove(job, jobs, now);
+                if let Some(head) = head.as_deref_mut() {
+                    head.remove(job, jobs, now);
+                }
                 queue.remove(job, at);
             }
             Turn::Passed => {}

@@ -180,7 +180,6 @@ impl WaitingQueue {
         }
     }
 
-    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.len
     }
