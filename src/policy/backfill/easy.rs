@@ -20,15 +20,30 @@
 //! SJF order keeps that queue too, for the same search, and the queue in
 //! its order ([`Head`]), from which classic EASY takes the first job and
 //! deeper EASY reads the jobs that start or reserve before the search, so
-//! that it never sorts the queue.
+//! that it never sorts the queue. Classic EASY in fairshare order keeps a
+//! long queue in that order ([`FairQueue`]) and reads it only as far as
+//! its walk goes.
 
 use super::ranked::{start_in_queue_order, Kept, Pass, Turn};
 use super::waiting::{anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
+use crate::policy::fair_queue::{FairQueue, Next};
 use crate::policy::head::Head;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, Profile};
 use crate::workload::Time;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Waiting jobs from which classic EASY in fairshare order keeps its
+/// queue, and below which it no longer does. Small for unit tests.
+const FAIR_FROM: usize = if cfg!(test) { 8 } else { 512 };
+const FAIR_BELOW: usize = if cfg!(test) { 4 } else { 128 };
+
+/// Jobs the last walk in fairshare order may have read for this one to
+/// read the queue lazily; past it, the queue is sorted. Small for unit
+/// tests, which check both ways.
+const FAIR_LAZY_UP_TO: usize = if cfg!(test) { 20 } else { 8 };
 
 /// Waiting jobs from which the head groups them by width class (see
 /// [`Head::set_width_classes`]), and below which it no longer does. Small
@@ -53,6 +68,17 @@ pub struct Easy {
     found: Vec<(JobIdx, Position)>,
     /// Scratch space for reading `head` in order: the jobs read.
     head_read: Vec<JobIdx>,
+    /// Classic EASY in fairshare order: the queue in that order, kept from
+    /// epoch to epoch while it is long, and read only as far as the walk
+    /// goes.
+    fair: Option<FairQueue>,
+    /// Whether this policy keeps `fair` (classic EASY in fairshare order).
+    keeps_fair: bool,
+    /// Scratch space for reading `fair` in order, and the jobs started.
+    fair_heap: BinaryHeap<Reverse<Next>>,
+    started: Vec<JobIdx>,
+    /// How many jobs the last walk in fairshare order read.
+    fair_read: usize,
 }
 
 impl Easy {
@@ -84,6 +110,11 @@ impl Easy {
             head,
             found: Vec::new(),
             head_read: Vec::new(),
+            fair: None,
+            keeps_fair: depth == 1 && matches!(order, Order::Fairshare(_)),
+            fair_heap: BinaryHeap::new(),
+            started: Vec::new(),
+            fair_read: 0,
         }
     }
 }
@@ -166,6 +197,57 @@ impl Policy for Easy {
             }
             return;
         }
+        if self.keeps_fair {
+            // Kept while the queue is long: keeping it costs every arrival
+            // and start, and a short queue sorts in next to no time.
+            let (jobs, waiting) = (state.jobs, state.waiting.len());
+            let ledger = self.rank.fair_ledger(jobs);
+            match self.fair.as_mut() {
+                Some(_) if waiting < FAIR_BELOW => self.fair = None,
+                Some(fair) => {
+                    for &job in state.arrived {
+                        fair.push(job, ledger, jobs);
+                    }
+                }
+                None if waiting >= FAIR_FROM => {
+                    let fair = self.fair.insert(FairQueue::default());
+                    for &job in state.waiting {
+                        fair.push(job, ledger, jobs);
+                    }
+                }
+                None => {}
+            }
+        }
+        if let Some(fair) = self.fair.as_mut() {
+            let (jobs, now) = (state.jobs, state.now);
+            let ledger = self.rank.fair_ledger(jobs);
+            if fair.is_empty() || state.free == 0 {
+                return;
+            }
+            // The walk stops once the machine is full, so most of a long
+            // queue is usually not read, and reading it in order lazily
+            // beats sorting it all. When the last walk read far, a sort
+            // (of a queue nearly in order since) costs less than reading
+            // through the users' heap.
+            self.started.clear();
+            self.fair_read = if self.fair_read <= FAIR_LAZY_UP_TO {
+                let queue = fair.in_order(ledger, now, &mut self.fair_heap);
+                shadow_walk(epoch, &mut self.ends, queue, &mut self.started)
+            } else {
+                let queue = self.rank.queue(&epoch.state, &mut self.queue);
+                shadow_walk(
+                    epoch,
+                    &mut self.ends,
+                    queue.iter().copied(),
+                    &mut self.started,
+                )
+            };
+            let ledger = self.rank.fair_ledger(jobs);
+            for &job in &self.started {
+                fair.remove(job, ledger, jobs);
+            }
+            return;
+        }
         // Nothing can start on a full machine, and with nothing finishing
         // now the reservations cannot have moved either.
         if state.waiting.is_empty() || state.free == 0 {
@@ -173,7 +255,13 @@ impl Policy for Easy {
         }
         let queue = self.rank.queue(state, &mut self.queue);
         if classic {
-            shadow_walk(epoch, &mut self.ends, queue);
+            self.started.clear();
+            shadow_walk(
+                epoch,
+                &mut self.ends,
+                queue.iter().copied(),
+                &mut self.started,
+            );
         } else {
             backfill_pass(epoch, &mut self.profile, queue, queue.len(), self.depth);
         }
@@ -217,10 +305,17 @@ impl Shadow {
 /// Classic EASY over `queue` in its order, planned on the running jobs'
 /// ends alone: the same starts and reservation as [`backfill_pass`] with
 /// one reservation on the profile.
-fn shadow_walk(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &[JobIdx]) {
+fn shadow_walk(
+    epoch: &mut Epoch<'_>,
+    ends: &mut RunningEnds,
+    queue: impl IntoIterator<Item = JobIdx>,
+    started: &mut Vec<JobIdx>,
+) -> usize {
     let now = epoch.state.now;
     let mut shadow: Option<Shadow> = None;
-    for &job in queue {
+    let mut read = 0;
+    for job in queue {
+        read += 1;
         let info = epoch.state.jobs[job as usize];
         let (p, d) = (info.procs, info.estimate);
         let free = epoch.free();
@@ -239,11 +334,13 @@ fn shadow_walk(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &[JobIdx]) 
             Shadow::started(&mut shadow, end, p);
             ends.start(end, job, p);
             epoch.start(job);
+            started.push(job);
         }
         if shadow.is_some() && epoch.free() == 0 {
             break;
         }
     }
+    read
 }
 
 /// Which waiting jobs classic EASY may start now: those that fit in the
@@ -826,6 +923,36 @@ mod tests {
                         assert_eq!(ra.reservations, rb.reservations, "{what}");
                     }
                 }
+            }
+        }
+    }
+
+    /// Classic EASY in fairshare order read from its kept queue gives the
+    /// schedule and reservations of the walk of the sorted queue, with
+    /// users, in every event mode, on long and short queues.
+    #[test]
+    fn fair_queue_gives_the_sorted_walks_schedule() {
+        use crate::policy::fairshare::Decay;
+        for (procs, load) in [(128, 1.3), (256, 0.8)] {
+            let w = model_at((3000, procs, None, Some(16)), 7, load);
+            for events in EVENT_MODES {
+                let opts = SimOptions {
+                    audit: true,
+                    events,
+                };
+                let fairshare = Order::Fairshare(Decay::CPLANT);
+                let mut kept = Easy::new(fairshare, 1);
+                assert!(kept.keeps_fair);
+                let mut sorting = Easy {
+                    keeps_fair: false,
+                    ..Easy::new(fairshare, 1)
+                };
+                let a = simulate(&w, &mut kept, opts).expect("kept");
+                let b = simulate(&w, &mut sorting, opts).expect("sorting");
+                let what = format!("{procs} procs, load {load}, {events}");
+                assert_eq!(a.runs, b.runs, "{what}");
+                let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
+                assert_eq!(ra.reservations, rb.reservations, "{what}");
             }
         }
     }
