@@ -438,25 +438,19 @@ fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut Waitin
 /// processors are left and no other job comes to fit, so those jobs,
 /// found in the arrival-order queue's tree and put in queue order, are
 /// all the walk would start, tested again in turn.
-fn ranked_shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, kept: Kept<'_>) {
-    let Kept {
-        queue,
-        head,
-        found,
-        head_read,
-    } = kept;
+fn ranked_shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, mut kept: Kept<'_>) {
     let (now, jobs) = (epoch.state.now, epoch.state.jobs);
-    head.advance(jobs, now);
+    kept.head.advance(jobs, now);
     let mut shadow: Option<Shadow> = None;
-    while let Some(job) = head.first() {
+    while let Some(job) = kept.head.first() {
         let info = jobs[job as usize];
         let (p, d) = (info.procs, info.estimate);
         let free = epoch.free();
         if p <= free {
             ends.start(now.saturating_add(d), job, p);
             epoch.start(job);
-            head.remove(job, jobs, now);
-            queue.remove(job, queue.position(job));
+            kept.head.remove(job, jobs, now);
+            kept.queue.remove(job, kept.queue.position(job));
             continue;
         }
         let s = Shadow::of(ends, free, p);
@@ -465,24 +459,18 @@ fn ranked_shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, kept: Kept<
         break;
     }
     if shadow.is_some() && epoch.free() > 0 {
-        let kept = Kept {
-            queue,
-            head,
-            found,
-            head_read,
-        };
         start_in_queue_order(
             &mut ShadowBackfill {
                 epoch,
                 ends,
                 shadow,
             },
-            kept,
+            &mut kept,
             jobs,
             now,
         );
     }
-    queue.settle();
+    kept.queue.settle();
 }
 
 /// Classic EASY's backfilling after the shadow time is set, one job at a
@@ -618,18 +606,17 @@ fn own_queue_pass(
 /// during the pass, and the jobs that fit at its start, found in the
 /// arrival-order queue's tree and put in queue order, are all the walk
 /// would start, tested again in turn.
-fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Kept<'_>, depth: u32) {
-    let Kept {
-        queue,
-        head,
-        found,
-        head_read,
-    } = kept;
+fn ranked_queue_pass(
+    epoch: &mut Epoch<'_>,
+    live: &mut LiveProfile,
+    mut kept: Kept<'_>,
+    depth: u32,
+) {
     let (now, jobs) = (epoch.state.now, epoch.state.jobs);
-    head.advance(jobs, now);
-    found.clear();
+    kept.head.advance(jobs, now);
+    kept.found.clear();
     let mut reserved = 0;
-    for job in head.in_order(jobs, now, head_read) {
+    for job in kept.head.in_order(jobs, now, kept.head_read) {
         if reserved >= depth {
             break;
         }
@@ -639,35 +626,29 @@ fn ranked_queue_pass(epoch: &mut Epoch<'_>, live: &mut LiveProfile, kept: Kept<'
         if at == now {
             live.start_near(now, d, p, ends);
             epoch.start(job);
-            found.push((job, queue.position(job)));
+            kept.found.push((job, kept.queue.position(job)));
         } else {
             live.reserve_near(at, d, p, ends);
             epoch.reserve(job, at);
             reserved += 1;
         }
     }
-    for &(job, at) in found.iter() {
-        head.remove(job, jobs, now);
-        queue.remove(job, at);
+    for &(job, at) in kept.found.iter() {
+        kept.head.remove(job, jobs, now);
+        kept.queue.remove(job, at);
     }
     if epoch.free() > 0 {
         // The jobs holding reservations do not fit now: their earliest
         // start was later, before they held theirs.
-        let kept = Kept {
-            queue,
-            head,
-            found,
-            head_read,
-        };
         let mut pass = ProfileBackfill {
             epoch,
             live,
             asked: Vec::new(),
         };
-        start_in_queue_order(&mut pass, kept, jobs, now);
+        start_in_queue_order(&mut pass, &mut kept, jobs, now);
     }
     live.end_epoch();
-    queue.settle();
+    kept.queue.settle();
 }
 
 /// Backfilling on the profile after the reservations are made, one job at

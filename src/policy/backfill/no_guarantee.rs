@@ -120,13 +120,13 @@ impl Policy for NoGuarantee {
             }
             Some(head) => {
                 head.advance(jobs, now);
-                let kept = Kept {
+                let mut kept = Kept {
                     queue,
                     head,
                     found: &mut self.found,
                     head_read: &mut self.head_read,
                 };
-                start_in_queue_order(&mut FitsFree { epoch }, kept, jobs, now);
+                start_in_queue_order(&mut FitsFree { epoch }, &mut kept, jobs, now);
             }
         }
         queue.settle();
@@ -187,10 +187,6 @@ impl Pass for FitsFree<'_, '_> {
 
     fn fits(&self) -> AtMost {
         AtMost(self.epoch.free())
-    }
-
-    fn may_fit(&mut self, procs: u32, _: u32) -> bool {
-        AtMost(self.epoch.free()).job(procs, 0)
     }
 
     fn turn(&mut self, job: JobIdx) -> Turn {

@@ -68,7 +68,9 @@ pub(super) trait Pass {
     /// Whether a job as narrow as `procs` and as short as `estimate`
     /// (`u32::MAX`: that long or longer) may start now: the test of a
     /// subtree's bounds, as [`JobTest::bound`].
-    fn may_fit(&mut self, procs: u32, estimate: u32) -> bool;
+    fn may_fit(&mut self, procs: u32, estimate: u32) -> bool {
+        self.fits().bound(procs, estimate)
+    }
 
     /// Starts `job` if it may start now.
     fn turn(&mut self, job: JobIdx) -> Turn;
@@ -79,16 +81,12 @@ pub(super) trait Pass {
 /// the sorted queue would start. `head` must be advanced to `now`.
 pub(super) fn start_in_queue_order(
     pass: &mut impl Pass,
-    kept: Kept<'_>,
+    kept: &mut Kept<'_>,
     jobs: &[JobInfo],
     now: Time,
 ) {
-    let Kept {
-        queue,
-        head,
-        found,
-        head_read,
-    } = kept;
+    let (queue, head) = (&mut *kept.queue, &mut *kept.head);
+    let (found, head_read) = (&mut *kept.found, &mut *kept.head_read);
     let most = if head.by_class() {
         FOUND_AT_MOST
     } else {
