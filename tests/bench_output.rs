@@ -3,7 +3,9 @@
 //! (no values for empty sets, the header from the workload, the span of the
 //! offered load and a warning for sparse windows).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::Scratch;
 use std::process::{Command, Output};
 
 fn goalc(args: &[&str]) -> Output {
@@ -24,17 +26,14 @@ fn repo(path: &str) -> String {
     format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// A scratch path unique to this test run.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("goalc-bench-output-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A scratch path for a command to make (an output folder).
+fn scratch(name: &str) -> Scratch {
+    Scratch::path("goalc-bench-output-", name)
 }
 
-fn write(name: &str, text: &str) -> String {
-    let p = scratch(name);
-    std::fs::write(&p, text).unwrap();
-    p.to_string_lossy().into_owned()
+/// A scratch file holding `text`.
+fn write(name: &str, text: &str) -> Scratch {
+    Scratch::file("goalc-bench-output-", name, text)
 }
 
 const TRACE: &str = "traces/lublin-1000-64-s2.swf";
@@ -188,8 +187,8 @@ fn the_header_describes_the_workload_whichever_goal_comes_first() {
         ]))
     };
     let easy = repo("goals/easy.goal");
-    let first = run([&limit, &easy]);
-    let second = run([&easy, &limit]);
+    let first = run([limit.arg(), &easy]);
+    let second = run([&easy, limit.arg()]);
     let header = |t: &str| t.lines().next().unwrap().to_string();
     assert_eq!(header(&first), header(&second));
     assert!(
@@ -225,7 +224,7 @@ fn the_offered_load_names_its_span_and_sparse_windows_are_warned_about() {
         let mut args = vec![
             "bench",
             "--trace",
-            &trace,
+            trace.arg(),
             "--out",
             out_dir.to_str().unwrap(),
         ];
@@ -299,7 +298,6 @@ fn bench_on_the_model_says_which_defaults_it_took() {
         out_dir.to_str().unwrap(),
     ]));
     assert!(out.starts_with("trace lublin-300-128-s1-u8@0.5:"), "{out}");
-    let _ = Path::new(&out_dir);
 }
 
 /// Jobs in each of GREEDY's user groups, from `--format json`.

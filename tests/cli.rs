@@ -1,7 +1,10 @@
 //! The command line as a user meets it: exit codes, one-line errors that
 //! name the place, and the outputs.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::Scratch;
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn goalc(args: &[&str]) -> Output {
@@ -20,21 +23,14 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// A scratch folder unique to this test run, as a string for arguments.
-fn scratch_dir(name: &str) -> String {
-    let dir = std::env::temp_dir()
-        .join(format!("goalc-cli-{}", std::process::id()))
-        .join(name);
-    dir.to_string_lossy().into_owned()
+/// A scratch path for a command to make (a folder, an output file).
+fn scratch_dir(name: &str) -> Scratch {
+    Scratch::path("goalc-cli-", name)
 }
 
-/// A scratch file unique to this test.
-fn scratch(name: &str, content: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("goalc-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
+/// A scratch file holding `content`.
+fn scratch(name: &str, content: &str) -> Scratch {
+    Scratch::file("goalc-cli-", name, content)
 }
 
 const GOOD: &str = "; MaxProcs: 10\n\
@@ -471,7 +467,7 @@ fn bench_reports_admission_against_utilization_and_load() {
         "1.0,1.4",
         "--full",
         "--out",
-        &out_dir,
+        out_dir.to_str().unwrap(),
     ]);
     assert!(stdout(&table).contains("admission control against achieved utilization"));
 }
@@ -563,7 +559,7 @@ fn events_option_picks_the_semantics_and_says_so() {
 
 /// A small trace with users of very different consumption, on 8
 /// processors, over a few days from a Friday (UTC): every situation occurs.
-fn users_trace() -> PathBuf {
+fn users_trace() -> Scratch {
     let mut swf =
         String::from("; MaxProcs: 8\n; UnixStartTime: 1709251200\n; TimeZoneString: UTC\n");
     for i in 0..120i64 {
@@ -625,7 +621,7 @@ fn train_writes_a_goal_that_checks_and_runs_and_is_pinned() {
         "--trace",
         trace.to_str().unwrap(),
         "--out",
-        &results,
+        results.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     // The summary's owner group, and the full report's owner column.
@@ -660,7 +656,7 @@ fn bench_reports_the_effective_load_of_moldable_goals() {
             format,
             "--full",
             "--out",
-            &out_dir,
+            out_dir.to_str().unwrap(),
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         stdout(&o)

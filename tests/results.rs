@@ -10,7 +10,10 @@
 use goalc::report::Format;
 use goalc::results::{diff, plots, tables};
 use goalc::store::{Record, Store};
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::Scratch;
+use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -36,27 +39,25 @@ seeds = [3]
 windows = ["0d..4d", "4d..8d"]
 "#;
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("goalc-results-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(name: &str) -> Scratch {
+    Scratch::folder(&format!("goalc-results-{name}-"))
 }
 
 /// The suite run once through the library, its store read back.
-fn fixture() -> &'static (PathBuf, Vec<Record>) {
-    static STORE: OnceLock<(PathBuf, Vec<Record>)> = OnceLock::new();
+fn fixture() -> &'static (String, Vec<Record>) {
+    static STORE: OnceLock<(String, Vec<Record>)> = OnceLock::new();
     STORE.get_or_init(|| {
         let suites = Path::new(env!("CARGO_MANIFEST_DIR")).join("suites");
         let checked = goalc::suite::check_text("fixture.toml", SUITE, &suites, None);
         assert!(!checked.has_errors(), "{}", checked.render(false));
         let suite = checked.suite.unwrap();
         let layout = goalc::suite::Layout::of(&suite).unwrap();
-        let path = temp_dir("fixture").join("fixture.jsonl");
+        let dir = temp_dir("fixture");
+        let path = dir.join("fixture.jsonl");
         goalc::suite::run(&suite, &layout, goalc::suite::Shard::WHOLE, &path, &|| ()).unwrap();
         let records = Store::read(&path).unwrap().records;
         assert_eq!(records.len(), 16);
-        (path, records)
+        (std::fs::read_to_string(&path).unwrap(), records)
     })
 }
 
@@ -324,8 +325,10 @@ fn goalc(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn command_line_report_and_diff() {
-    let (path, _) = fixture();
+    let (text, _) = fixture();
     let dir = temp_dir("cli");
+    let path = dir.join("fixture.jsonl");
+    std::fs::write(&path, text).unwrap();
     let plots_dir = dir.join("plots");
     let p = path.to_str().unwrap();
     let out = goalc(&[
@@ -366,11 +369,11 @@ fn command_line_report_and_diff() {
 
 #[test]
 fn a_bad_store_line_is_named_by_file_and_line() {
-    let (path, _) = fixture();
-    let text = std::fs::read_to_string(path).unwrap();
+    let (text, _) = fixture();
     let mut lines: Vec<&str> = text.lines().collect();
     lines[2] = "{\"format\": 1, \"goal\": ";
-    let bad = temp_dir("bad").join("bad.jsonl");
+    let dir = temp_dir("bad");
+    let bad = dir.join("bad.jsonl");
     std::fs::write(&bad, lines.join("\n") + "\n").unwrap();
     let b = bad.to_str().unwrap();
     for args in [

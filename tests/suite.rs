@@ -3,6 +3,9 @@
 //! unchanged cells, a killed run resumes, shards unite into the whole
 //! store, and merge refuses stores of different suites or versions.
 
+mod common;
+
+use common::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -10,12 +13,10 @@ use std::time::{Duration, Instant};
 const GOALC: &str = env!("CARGO_BIN_EXE_goalc");
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// A fresh folder under the system's temp folder.
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("goalc-suite-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder under the system's temp folder, removed with what is in
+/// it when the test drops it.
+fn temp(name: &str) -> Scratch {
+    Scratch::folder(&format!("goalc-suite-{name}-"))
 }
 
 /// A suite of `goals` (files of goals/) on the model, at `loads`.
@@ -130,7 +131,6 @@ fn a_suite_runs_what_bench_runs() {
     assert_eq!(bare.len(), 6);
     assert_eq!(&suite_rows[6..11], &bare[1..], "suite and bench differ");
     assert_eq!(suite_rows[0], bare[0]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -180,7 +180,6 @@ fn a_rerun_reuses_unchanged_cells_and_reruns_a_changed_goal() {
         stderr(&edited)
     );
     assert_eq!(sorted_lines(&store).len(), 10);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -228,7 +227,6 @@ fn a_killed_run_resumes_with_only_the_missing_cells() {
     let whole = dir.join("whole.jsonl");
     ok(run_suite(&suite, &whole, &[], "2"));
     assert_eq!(sorted_lines(&store), sorted_lines(&whole));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -259,7 +257,6 @@ fn a_torn_last_line_is_cut_away_not_mixed_in() {
     let o = run_suite(&suite, &store, &[], "2");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("s.jsonl:2:"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -293,7 +290,6 @@ fn shards_unite_into_the_whole_store() {
         whole_sorted.join("\n") + "\n",
         "merged shards differ from the whole"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -339,7 +335,6 @@ fn merge_refuses_other_suites_and_versions() {
     // And a run on it does not reuse the other version's cells.
     let o = ok(run_suite(&a, &older, &[], "2"));
     assert!(stderr(&o).contains("reused 0 of"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).unwrap();
     std::fs::remove_dir_all(&other).unwrap();
 }
 
@@ -369,7 +364,6 @@ fn a_bad_suite_is_diagnosed_with_its_place_and_nothing_runs() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("remove --load"), "{}", stderr(&o));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -399,5 +393,4 @@ fn emit_slurm_writes_an_array_and_a_dependent_merge() {
     );
     let submit = std::fs::read_to_string(out.join("submit.sh")).unwrap();
     assert!(submit.contains("--dependency=afterok:"), "{submit}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -176,9 +176,8 @@ mod tests {
 
     #[test]
     fn opening_cuts_the_torn_line_before_appending() {
-        let dir = std::env::temp_dir().join(format!("goalc-store-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("s.jsonl");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
         std::fs::write(&path, line(1) + &line(2)[..25]).unwrap();
         let (store, c) = Store::open(&path).unwrap();
         assert_eq!((c.records.len(), c.torn), (1, 1));
@@ -189,6 +188,5 @@ mod tests {
         assert_eq!(again.torn, 0);
         let keys: Vec<&str> = again.records.iter().map(|r| r.key.as_str()).collect();
         assert_eq!(keys, ["k1", "k3"]);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -611,9 +611,9 @@ mod tests {
                 i % 13
             ));
         }
-        let dir = std::env::temp_dir();
-        let plain = dir.join(format!("goalc-swf-test-{}.swf", std::process::id()));
-        let gz = dir.join(format!("goalc-swf-test-{}.swf.gz", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("test.swf");
+        let gz = dir.path().join("test.swf.gz");
         std::fs::write(&plain, &text).unwrap();
         let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
         enc.write_all(text.as_bytes()).unwrap();
@@ -631,8 +631,6 @@ mod tests {
         let e = read_path(&gz, &ReadOptions::default())
             .unwrap_err()
             .to_string();
-        let _ = std::fs::remove_file(&plain);
-        let _ = std::fs::remove_file(&gz);
         assert!(
             e.ends_with(".swf.gz:40005: field 4 (run time): `1x` is not an integer"),
             "{e}"
@@ -646,14 +644,14 @@ mod tests {
         // Five pieces long, one line: 19 fields and then some.
         let long = "7 ".repeat(5 * PIECE / 2);
         let text = format!("{HEADER}{good}{long}\n{good}");
-        let gz = std::env::temp_dir().join(format!("goalc-long-{}.swf.gz", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
+        let gz = dir.path().join("long.swf.gz");
         let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
         enc.write_all(text.as_bytes()).unwrap();
         std::fs::write(&gz, enc.finish().unwrap()).unwrap();
         let e = read_path(&gz, &ReadOptions::default())
             .unwrap_err()
             .to_string();
-        let _ = std::fs::remove_file(&gz);
         assert!(
             e.ends_with(".swf.gz:6: more than 18 fields (extra `7`)"),
             "{e}"

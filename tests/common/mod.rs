@@ -219,3 +219,61 @@ pub fn pin_per_trace(kind: &str, texts: &BTreeMap<String, String>, generated: bo
     }
     assert_eq!(pinned, texts.len(), "{kind}: a result without its trace");
 }
+
+/// A path in a temporary folder of its own, removed (with whatever was
+/// written there) when the test drops it, so test runs leave nothing
+/// behind in the system's temp folder.
+pub struct Scratch {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl Scratch {
+    /// `name` in a new folder named from `prefix`; nothing is made there.
+    pub fn path(prefix: &str, name: &str) -> Scratch {
+        let mut scratch = Scratch::folder(prefix);
+        scratch.path.push(name);
+        scratch
+    }
+
+    /// A new empty folder named from `prefix`.
+    pub fn folder(prefix: &str) -> Scratch {
+        let dir = tempfile::Builder::new()
+            .prefix(prefix)
+            .tempdir()
+            .expect("temp folder");
+        let path = dir.path().to_path_buf();
+        Scratch { _dir: dir, path }
+    }
+
+    /// [`Scratch::path`], written with `content`.
+    pub fn file(prefix: &str, name: &str, content: &str) -> Scratch {
+        let file = Scratch::path(prefix, name);
+        std::fs::write(&file.path, content).expect("scratch file");
+        file
+    }
+
+    /// The path as an argument string.
+    pub fn arg(&self) -> &str {
+        self.path.to_str().expect("temp paths are UTF-8 here")
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.path.as_os_str()
+    }
+}
