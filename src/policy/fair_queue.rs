@@ -1,6 +1,7 @@
 //! The waiting queue in fairshare order, kept from epoch to epoch and read
 //! from its front, for dispatchers that read only the first few jobs
-//! (without backfilling, or the list scheduler).
+//! (without backfilling, the list scheduler, and backfilling's reading of
+//! a long queue: see `backfill::fair`).
 //!
 //! Fairshare order is least decayed usage of the job's user first, then
 //! earlier submit, then lower job index. A user's jobs share one usage, so
@@ -116,6 +117,14 @@ impl FairQueue {
 
     pub fn is_empty(&self) -> bool {
         self.busy.is_empty()
+    }
+
+    /// Brings the usage of every user with a job waiting to `now`, as a
+    /// sort of the queue would.
+    pub fn bring_usages(&self, ledger: &mut UsageLedger, now: Time) {
+        for &account in &self.busy {
+            ledger.usage_of_account(account as usize, now);
+        }
     }
 
     /// The waiting jobs in fairshare order at `now`, read lazily: the

@@ -190,8 +190,19 @@ impl Ranker {
         if matches!(self.order, Order::Fcfs) {
             return state.waiting;
         }
-        self.last.arrange(state.waiting, state.jobs.len(), buf);
-        self.sort(state.now, state.jobs, buf);
+        self.queue_of(state.waiting, (state.jobs, state.now), buf)
+    }
+
+    /// [`Ranker::queue`] of a queue the policy keeps itself (`waiting`, in
+    /// any order), sorted into `buf`.
+    pub fn queue_of<'q>(
+        &mut self,
+        waiting: &[JobIdx],
+        (jobs, now): (&[JobInfo], Time),
+        buf: &'q mut Vec<JobIdx>,
+    ) -> &'q [JobIdx] {
+        self.last.arrange(waiting, jobs.len(), buf);
+        self.sort(now, jobs, buf);
         self.last.remember(buf);
         buf
     }

@@ -252,6 +252,11 @@ impl Epoch<'_> {
         self.free_left
     }
 
+    /// The jobs started so far in this epoch, in the order started.
+    pub fn started(&self) -> &[JobIdx] {
+        &self.started
+    }
+
     /// Starts a waiting job now. Starting a job that does not fit is a policy
     /// bug: the start is refused and the simulation ends with an error.
     pub fn start(&mut self, job: JobIdx) {

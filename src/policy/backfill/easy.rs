@@ -20,30 +20,20 @@
 //! SJF order keeps that queue too, for the same search, and the queue in
 //! its order ([`Head`]), from which classic EASY takes the first job and
 //! deeper EASY reads the jobs that start or reserve before the search, so
-//! that it never sorts the queue. Classic EASY in fairshare order keeps a
-//! long queue in that order ([`FairQueue`]) and reads it only as far as
-//! its walk goes.
+//! that it never sorts the queue. EASY in fairshare order keeps its queue
+//! too ([`FairBackfill`]): sorted while short; while long, read per user
+//! in order for the jobs that start or reserve, and searched for those
+//! that may backfill.
 
+use super::fair::{FairBackfill, Front};
 use super::ranked::{start_in_queue_order, Kept, Pass, Turn};
 use super::waiting::{anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
-use crate::policy::fair_queue::{FairQueue, Next};
+use crate::policy::fairshare::UsageLedger;
 use crate::policy::head::Head;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, Profile};
 use crate::workload::Time;
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-/// Waiting jobs from which classic EASY in fairshare order keeps its
-/// queue, and below which it no longer does. Small for unit tests.
-const FAIR_FROM: usize = if cfg!(test) { 8 } else { 512 };
-const FAIR_BELOW: usize = if cfg!(test) { 4 } else { 128 };
-
-/// Jobs the last walk in fairshare order may have read for this one to
-/// read the queue lazily; past it, the queue is sorted. Small for unit
-/// tests, which check both ways.
-const FAIR_LAZY_UP_TO: usize = if cfg!(test) { 20 } else { 8 };
 
 /// Waiting jobs from which the head groups them by width class (see
 /// [`Head::set_width_classes`]), and below which it no longer does. Small
@@ -68,17 +58,9 @@ pub struct Easy {
     found: Vec<(JobIdx, Position)>,
     /// Scratch space for reading `head` in order: the jobs read.
     head_read: Vec<JobIdx>,
-    /// Classic EASY in fairshare order: the queue in that order, kept from
-    /// epoch to epoch while it is long, and read only as far as the walk
-    /// goes.
-    fair: Option<FairQueue>,
-    /// Whether this policy keeps `fair` (classic EASY in fairshare order).
-    keeps_fair: bool,
-    /// Scratch space for reading `fair` in order, and the jobs started.
-    fair_heap: BinaryHeap<Reverse<Next>>,
-    started: Vec<JobIdx>,
-    /// How many jobs the last walk in fairshare order read.
-    fair_read: usize,
+    /// EASY in fairshare order (but with a reservation for every job):
+    /// the waiting jobs, kept by the policy.
+    fair: Option<FairBackfill>,
 }
 
 impl Easy {
@@ -110,11 +92,8 @@ impl Easy {
             head,
             found: Vec::new(),
             head_read: Vec::new(),
-            fair: None,
-            keeps_fair: depth == 1 && matches!(order, Order::Fairshare(_)),
-            fair_heap: BinaryHeap::new(),
-            started: Vec::new(),
-            fair_read: 0,
+            fair: (depth != u32::MAX && matches!(order, Order::Fairshare(_)))
+                .then(FairBackfill::new),
         }
     }
 }
@@ -137,7 +116,7 @@ impl Policy for Easy {
     }
 
     fn reads_waiting(&self) -> bool {
-        self.own_queue.is_none()
+        self.own_queue.is_none() && self.fair.is_none()
     }
 
     fn reads_running(&self) -> bool {
@@ -197,55 +176,30 @@ impl Policy for Easy {
             }
             return;
         }
-        if self.keeps_fair {
-            // Kept while the queue is long: keeping it costs every arrival
-            // and start, and a short queue sorts in next to no time.
-            let (jobs, waiting) = (state.jobs, state.waiting.len());
-            let ledger = self.rank.fair_ledger(jobs);
-            match self.fair.as_mut() {
-                Some(_) if waiting < FAIR_BELOW => self.fair = None,
-                Some(fair) => {
-                    for &job in state.arrived {
-                        fair.push(job, ledger, jobs);
-                    }
-                }
-                None if waiting >= FAIR_FROM => {
-                    let fair = self.fair.insert(FairQueue::default());
-                    for &job in state.waiting {
-                        fair.push(job, ledger, jobs);
-                    }
-                }
-                None => {}
-            }
-        }
-        if let Some(fair) = self.fair.as_mut() {
+        if let Some(kept) = self.fair.as_mut() {
             let (jobs, now) = (state.jobs, state.now);
-            let ledger = self.rank.fair_ledger(jobs);
-            if fair.is_empty() || state.free == 0 {
+            kept.arrive(state.arrived, self.rank.fair_ledger(jobs), jobs);
+            // As below: a full machine starts nothing, and the sort (whose
+            // usages a kept queue brings up to date alike) is not made.
+            if kept.is_empty() || state.free == 0 {
                 return;
             }
-            // The walk stops once the machine is full, so most of a long
-            // queue is usually not read, and reading it in order lazily
-            // beats sorting it all. When the last walk read far, a sort
-            // (of a queue nearly in order since) costs less than reading
-            // through the users' heap.
-            self.started.clear();
-            self.fair_read = if self.fair_read <= FAIR_LAZY_UP_TO {
-                let queue = fair.in_order(ledger, now, &mut self.fair_heap);
-                shadow_walk(epoch, &mut self.ends, queue, &mut self.started)
-            } else {
-                let queue = self.rank.queue(&epoch.state, &mut self.queue);
-                shadow_walk(
-                    epoch,
-                    &mut self.ends,
-                    queue.iter().copied(),
-                    &mut self.started,
-                )
-            };
-            let ledger = self.rank.fair_ledger(jobs);
-            for &job in &self.started {
-                fair.remove(job, ledger, jobs);
+            if kept.is_long() {
+                let ledger = self.rank.fair_ledger(jobs);
+                if classic {
+                    fair_shadow_pass(epoch, &mut self.ends, kept, ledger);
+                } else {
+                    fair_queue_pass(epoch, &mut self.profile, (kept, ledger), self.depth);
+                }
+                return;
             }
+            let queue = kept.sorted(&mut self.rank, (jobs, now), &mut self.queue);
+            if classic {
+                shadow_walk(epoch, &mut self.ends, queue.iter().copied());
+            } else {
+                backfill_pass(epoch, &mut self.profile, queue, queue.len(), self.depth);
+            }
+            kept.remove(epoch.started(), self.rank.fair_ledger(jobs), jobs);
             return;
         }
         // Nothing can start on a full machine, and with nothing finishing
@@ -255,13 +209,7 @@ impl Policy for Easy {
         }
         let queue = self.rank.queue(state, &mut self.queue);
         if classic {
-            self.started.clear();
-            shadow_walk(
-                epoch,
-                &mut self.ends,
-                queue.iter().copied(),
-                &mut self.started,
-            );
+            shadow_walk(epoch, &mut self.ends, queue.iter().copied());
         } else {
             backfill_pass(epoch, &mut self.profile, queue, queue.len(), self.depth);
         }
@@ -309,13 +257,10 @@ fn shadow_walk(
     epoch: &mut Epoch<'_>,
     ends: &mut RunningEnds,
     queue: impl IntoIterator<Item = JobIdx>,
-    started: &mut Vec<JobIdx>,
-) -> usize {
+) {
     let now = epoch.state.now;
     let mut shadow: Option<Shadow> = None;
-    let mut read = 0;
     for job in queue {
-        read += 1;
         let info = epoch.state.jobs[job as usize];
         let (p, d) = (info.procs, info.estimate);
         let free = epoch.free();
@@ -334,13 +279,11 @@ fn shadow_walk(
             Shadow::started(&mut shadow, end, p);
             ends.start(end, job, p);
             epoch.start(job);
-            started.push(job);
         }
         if shadow.is_some() && epoch.free() == 0 {
             break;
         }
     }
-    read
 }
 
 /// Which waiting jobs classic EASY may start now: those that fit in the
@@ -471,6 +414,88 @@ fn ranked_shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, mut kept: K
         );
     }
     kept.queue.settle();
+}
+
+/// Classic EASY in fairshare order on a long queue, with the same starts
+/// and reservation as a walk of the sorted queue ([`shadow_walk`]): the
+/// first jobs start while they fit, read in order from the users' queues;
+/// the first that does not takes the shadow time; then the jobs that fit
+/// now and leave the head its start have their turns in fairshare order
+/// ([`FairBackfill::backfill`]).
+fn fair_shadow_pass(
+    epoch: &mut Epoch<'_>,
+    ends: &mut RunningEnds,
+    kept: &mut FairBackfill,
+    ledger: &mut UsageLedger,
+) {
+    let (now, jobs) = (epoch.state.now, epoch.state.jobs);
+    let mut shadow: Option<Shadow> = None;
+    kept.walk_front(ledger, jobs, now, |job| {
+        let info = jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        let free = epoch.free();
+        if p <= free {
+            ends.start(now.saturating_add(d), job, p);
+            epoch.start(job);
+            return Front::Started;
+        }
+        let s = Shadow::of(ends, free, p);
+        epoch.reserve(job, s.at);
+        shadow = Some(s);
+        Front::Last
+    });
+    if shadow.is_some() && epoch.free() > 0 {
+        let mut pass = ShadowBackfill {
+            epoch,
+            ends,
+            shadow,
+        };
+        kept.backfill(&mut pass, ledger, jobs, now);
+    }
+}
+
+/// EASY with more than one reservation in fairshare order on a long
+/// queue, with the same starts and reservations as [`backfill_pass`] on
+/// the sorted queue: read in order from the users' queues, jobs start or
+/// take reservations until `depth` are held; then the jobs that fit now
+/// have their turns in fairshare order ([`FairBackfill::backfill`]).
+fn fair_queue_pass(
+    epoch: &mut Epoch<'_>,
+    live: &mut LiveProfile,
+    (kept, ledger): (&mut FairBackfill, &mut UsageLedger),
+    depth: u32,
+) {
+    let (now, jobs) = (epoch.state.now, epoch.state.jobs);
+    let mut reserved = 0;
+    kept.walk_front(ledger, jobs, now, |job| {
+        let info = jobs[job as usize];
+        let (p, d) = (info.procs, info.estimate);
+        let (at, ends) = live.profile().earliest_start_near(p, d, now);
+        if at == now {
+            live.start_near(now, d, p, ends);
+            epoch.start(job);
+            return Front::Started;
+        }
+        live.reserve_near(at, d, p, ends);
+        epoch.reserve(job, at);
+        reserved += 1;
+        if reserved < depth {
+            Front::Stays
+        } else {
+            Front::Last
+        }
+    });
+    if epoch.free() > 0 {
+        // The jobs holding reservations do not fit now: their earliest
+        // start was later, before they held theirs.
+        let mut pass = ProfileBackfill {
+            epoch,
+            live,
+            asked: Vec::new(),
+        };
+        kept.backfill(&mut pass, ledger, jobs, now);
+    }
+    live.end_epoch();
 }
 
 /// Classic EASY's backfilling after the shadow time is set, one job at a
@@ -908,32 +933,35 @@ mod tests {
         }
     }
 
-    /// Classic EASY in fairshare order read from its kept queue gives the
-    /// schedule and reservations of the walk of the sorted queue, with
-    /// users, in every event mode, on long and short queues.
+    /// EASY in fairshare order on its kept queue gives the schedule and
+    /// reservations of the walk of the sorted queue, with one reservation
+    /// and with several, with users, in every event mode, on long and
+    /// short queues (short for unit tests: every path is taken).
     #[test]
     fn fair_queue_gives_the_sorted_walks_schedule() {
         use crate::policy::fairshare::Decay;
-        for (procs, load) in [(128, 1.3), (256, 0.8)] {
+        for (procs, load) in [(128, 1.3), (256, 0.8), (64, 2.0)] {
             let w = model_at((3000, procs, None, Some(16)), 7, load);
             for events in EVENT_MODES {
-                let opts = SimOptions {
-                    audit: true,
-                    events,
-                };
-                let fairshare = Order::Fairshare(Decay::CPLANT);
-                let mut kept = Easy::new(fairshare, 1);
-                assert!(kept.keeps_fair);
-                let mut sorting = Easy {
-                    keeps_fair: false,
-                    ..Easy::new(fairshare, 1)
-                };
-                let a = simulate(&w, &mut kept, opts).expect("kept");
-                let b = simulate(&w, &mut sorting, opts).expect("sorting");
-                let what = format!("{procs} procs, load {load}, {events}");
-                assert_eq!(a.runs, b.runs, "{what}");
-                let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
-                assert_eq!(ra.reservations, rb.reservations, "{what}");
+                for depth in [1, 4] {
+                    let opts = SimOptions {
+                        audit: true,
+                        events,
+                    };
+                    let fairshare = Order::Fairshare(Decay::CPLANT);
+                    let mut kept = Easy::new(fairshare, depth);
+                    assert!(kept.fair.is_some() && !kept.reads_waiting());
+                    let mut sorting = Easy {
+                        fair: None,
+                        ..Easy::new(fairshare, depth)
+                    };
+                    let a = simulate(&w, &mut kept, opts).expect("kept");
+                    let b = simulate(&w, &mut sorting, opts).expect("sorting");
+                    let what = format!("{procs} procs, load {load}, {events}, depth {depth}");
+                    assert_eq!(a.runs, b.runs, "{what}");
+                    let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
+                    assert_eq!(ra.reservations, rb.reservations, "{what}");
+                }
             }
         }
     }

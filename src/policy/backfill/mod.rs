@@ -12,6 +12,7 @@
 
 mod conservative;
 mod easy;
+mod fair;
 mod free_runs;
 mod live;
 mod no_guarantee;

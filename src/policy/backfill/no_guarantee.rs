@@ -9,8 +9,11 @@
 //! LXF and SJF order all at once, put in queue order and tested again in
 //! turn, or, while the queue is long, which it then also keeps in order
 //! ([`Head`]), as [`start_in_queue_order`] does. A long queue of jobs too wide for what
-//! is free then costs nothing per epoch, where the walk read it all.
+//! is free then costs nothing per epoch, where the walk read it all. In
+//! fairshare order the policy keeps its queue too ([`FairBackfill`]):
+//! sorted while short, and also per user while long.
 
+use super::fair::FairBackfill;
 use super::ranked::{start_in_queue_order, start_sorted, Kept, Pass, Turn};
 use super::waiting::{anyone, JobTest, Position};
 use super::WaitingQueue;
@@ -22,8 +25,7 @@ use crate::workload::Time;
 pub struct NoGuarantee {
     rank: Ranker,
     queue: Vec<JobIdx>,
-    /// The waiting jobs in arrival order, kept in every order but
-    /// fairshare's (which changes with usage, so its queue is sorted).
+    /// The waiting jobs in arrival order, in every order but fairshare's.
     own_queue: Option<WaitingQueue>,
     /// The waiting jobs in LXF or SJF order, while the queue is long.
     head: Option<Head>,
@@ -32,11 +34,14 @@ pub struct NoGuarantee {
     found: Vec<(JobIdx, Position)>,
     /// Scratch space for reading `head` in order.
     head_read: Vec<JobIdx>,
+    /// The waiting jobs in fairshare order, which changes with usage.
+    fair: Option<FairBackfill>,
 }
 
 impl NoGuarantee {
     pub fn new(order: Order) -> Self {
-        let own_queue = (!matches!(order, Order::Fairshare(_))).then(WaitingQueue::new);
+        let fairshare = matches!(order, Order::Fairshare(_));
+        let own_queue = (!fairshare).then(WaitingQueue::new);
         NoGuarantee {
             rank: Ranker::new(order),
             queue: Vec::new(),
@@ -44,6 +49,7 @@ impl NoGuarantee {
             head: None,
             found: Vec::new(),
             head_read: Vec::new(),
+            fair: fairshare.then(FairBackfill::new),
         }
     }
 }
@@ -64,7 +70,7 @@ impl Policy for NoGuarantee {
     }
 
     fn reads_waiting(&self) -> bool {
-        self.own_queue.is_none()
+        self.own_queue.is_none() && self.fair.is_none()
     }
 
     fn reads_running(&self) -> bool {
@@ -73,6 +79,12 @@ impl Policy for NoGuarantee {
 
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let Some(queue) = self.own_queue.as_mut() else {
+            if let Some(kept) = self.fair.as_mut() {
+                fair_pass(epoch, &mut self.rank, kept, &mut self.queue);
+                return;
+            }
+            // The walk of the sorted queue (for tests: every order keeps a
+            // queue of its own).
             if epoch.state.waiting.is_empty() || epoch.free() == 0 {
                 return;
             }
@@ -137,6 +149,37 @@ impl Policy for NoGuarantee {
 /// and below which it no longer is: only a queue where hundreds fit is
 /// read from its head ([`start_in_queue_order`]), and keeping it costs
 /// every arrival and start. Small for unit tests, which check every path.
+/// No-guarantee backfilling in fairshare order on the queue `kept`: a
+/// short queue is sorted (into `buf`) and walked; from a long one, the
+/// jobs that fit are found or read in order ([`FairBackfill::backfill`]).
+fn fair_pass(
+    epoch: &mut Epoch<'_>,
+    rank: &mut Ranker,
+    kept: &mut FairBackfill,
+    buf: &mut Vec<JobIdx>,
+) {
+    let (jobs, now) = (epoch.state.jobs, epoch.state.now);
+    kept.arrive(epoch.state.arrived, rank.fair_ledger(jobs), jobs);
+    if kept.is_empty() || epoch.free() == 0 {
+        return;
+    }
+    if kept.is_long() {
+        let ledger = rank.fair_ledger(jobs);
+        kept.bring_usages(ledger, now);
+        kept.backfill(&mut FitsFree { epoch }, ledger, jobs, now);
+        return;
+    }
+    for &job in kept.sorted(rank, (jobs, now), buf) {
+        if jobs[job as usize].procs <= epoch.free() {
+            epoch.start(job);
+            if epoch.free() == 0 {
+                break;
+            }
+        }
+    }
+    kept.remove(epoch.started(), rank.fair_ledger(jobs), jobs);
+}
+
 const HEAD_FROM: usize = if cfg!(test) { 8 } else { 512 };
 const NO_HEAD_BELOW: usize = if cfg!(test) { 4 } else { 128 };
 
@@ -234,5 +277,29 @@ mod tests {
         assert!(NoGuarantee::new(Order::Fairshare(Decay::CPLANT))
             .own_queue
             .is_none());
+    }
+
+    /// In fairshare order the kept queue (sorted while short, found and
+    /// read in order while long) starts what walking the sorted queue
+    /// starts, with users, in every event mode; unit tests take the long
+    /// queue's every path.
+    #[test]
+    fn fair_queue_starts_what_the_walk_starts() {
+        let fairshare = Order::Fairshare(Decay::CPLANT);
+        for (seed, procs, load) in [(1, 64, 0.8), (2, 128, 1.3), (3, 512, 1.1), (4, 64, 2.5)] {
+            let w = model_at((3000, procs, None, Some(16)), seed, load);
+            for events in EVENT_MODES {
+                let opts = unaudited(events);
+                let mut kept = NoGuarantee::new(fairshare);
+                assert!(kept.fair.is_some() && !kept.reads_waiting());
+                let mut walking = NoGuarantee {
+                    fair: None,
+                    ..NoGuarantee::new(fairshare)
+                };
+                let a = simulate(&w, &mut kept, opts).unwrap();
+                let b = simulate(&w, &mut walking, opts).unwrap();
+                assert_eq!(a.runs, b.runs, "seed {seed} load {load} {events}");
+            }
+        }
     }
 }

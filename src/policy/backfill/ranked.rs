@@ -26,7 +26,7 @@ use crate::workload::Time;
 /// Jobs found that may start, past which the queue is read in order.
 /// Unit tests take every path on small workloads: their policies are
 /// checked against walks of the sorted queue.
-const FOUND_AT_MOST: usize = if cfg!(test) { 3 } else { 256 };
+pub(super) const FOUND_AT_MOST: usize = if cfg!(test) { 3 } else { 256 };
 
 /// Nodes of the tournament read, past which the rest are found.
 const READ_AT_MOST: usize = if cfg!(test) { 40 } else { 4096 };
@@ -149,7 +149,7 @@ impl<P: Pass> JobTest for MayFit<'_, P> {
 
 /// Into `found`, in arrival order with their positions, the jobs of
 /// `queue` that pass `fits`; false when there are more than `most`.
-fn find(
+pub(super) fn find(
     queue: &WaitingQueue,
     fits: &mut impl JobTest,
     most: usize,
