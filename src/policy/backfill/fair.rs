@@ -64,15 +64,16 @@ pub(super) enum Front {
 
 /// The waiting queue of a dispatcher in fairshare order, kept by the
 /// dispatcher itself (the core's list of waiting jobs costs the queue's
-/// length at every epoch where jobs start out of arrival order): in
-/// arrival order always, and per user too while it is long.
+/// length at every epoch where jobs start out of arrival order): a list
+/// in arrival order while short, and while long in arrival order as a
+/// tree ([`WaitingQueue`]) and per user ([`FairQueue`]).
 pub(super) struct FairBackfill {
-    queue: WaitingQueue,
-    /// Per user, while the queue is long.
-    fair: Option<FairQueue>,
-    /// Scratch space: the queue in arrival order, the heap of users read
-    /// in order, the jobs found, their sort keys, and the jobs started.
+    /// The waiting jobs in arrival order, while the queue is short.
     list: Vec<JobIdx>,
+    /// The waiting jobs in both orders, while the queue is long.
+    long: Option<(WaitingQueue, FairQueue)>,
+    /// Scratch space: the heap of users read in order, the jobs found,
+    /// their sort keys, and the jobs started.
     heap: BinaryHeap<Reverse<Next>>,
     found: Vec<(JobIdx, Position)>,
     keys: Vec<(f64, Time, JobIdx, Position)>,
@@ -82,9 +83,8 @@ pub(super) struct FairBackfill {
 impl FairBackfill {
     pub fn new() -> Self {
         FairBackfill {
-            queue: WaitingQueue::new(),
-            fair: None,
             list: Vec::new(),
+            long: None,
             heap: BinaryHeap::new(),
             found: Vec::new(),
             keys: Vec::new(),
@@ -92,51 +92,59 @@ impl FairBackfill {
         }
     }
 
+    fn len(&self) -> usize {
+        self.long
+            .as_ref()
+            .map_or(self.list.len(), |(queue, _)| queue.len())
+    }
+
     /// At an epoch's start: the jobs `arrived` join the queue, which is
-    /// kept per user too once it is long, and no longer once it is short.
+    /// kept in both orders once it is long, and as a list once it is
+    /// short again.
     pub fn arrive(&mut self, arrived: &[JobIdx], ledger: &UsageLedger, jobs: &[JobInfo]) {
-        for &job in arrived {
-            let info = &jobs[job as usize];
-            self.queue.push(job, info.procs, info.estimate);
-            if let Some(fair) = self.fair.as_mut() {
-                fair.push(job, ledger, jobs);
-            }
-        }
-        self.queue.settle();
-        let len = self.queue.len();
-        match self.fair {
-            Some(_) if len < SHORT_BELOW => self.fair = None,
-            None if len >= LONG_FROM => {
-                let mut fair = FairQueue::default();
-                for &job in self.in_arrival_order() {
+        match self.long.as_mut() {
+            Some((queue, fair)) => {
+                for &job in arrived {
+                    let info = &jobs[job as usize];
+                    queue.push(job, info.procs, info.estimate);
                     fair.push(job, ledger, jobs);
                 }
-                self.fair = Some(fair);
             }
-            _ => {}
+            None => self.list.extend_from_slice(arrived),
+        }
+        let len = self.len();
+        match self.long.take() {
+            Some((queue, _)) if len < SHORT_BELOW => {
+                let mut from = 0;
+                while let Some((job, at)) = queue.first(from, anyone) {
+                    self.list.push(job);
+                    from = at + 1;
+                }
+            }
+            None if len >= LONG_FROM => {
+                let (mut queue, mut fair) = (WaitingQueue::new(), FairQueue::default());
+                for &job in &self.list {
+                    let info = &jobs[job as usize];
+                    queue.push(job, info.procs, info.estimate);
+                    fair.push(job, ledger, jobs);
+                }
+                queue.settle();
+                self.list.clear();
+                self.long = Some((queue, fair));
+            }
+            kept => self.long = kept,
         }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.queue.is_empty()
+        self.len() == 0
     }
 
     /// Whether the queue is kept per user: [`FairBackfill::walk_front`]
     /// and [`FairBackfill::backfill`] then read it; otherwise it is sorted
     /// ([`FairBackfill::sorted`]).
     pub fn is_long(&self) -> bool {
-        self.fair.is_some()
-    }
-
-    /// The waiting jobs in arrival order.
-    fn in_arrival_order(&mut self) -> &[JobIdx] {
-        self.list.clear();
-        let mut from = 0;
-        while let Some((job, at)) = self.queue.first(from, anyone) {
-            self.list.push(job);
-            from = at + 1;
-        }
-        &self.list
+        self.long.is_some()
     }
 
     /// The waiting jobs sorted into `rank`'s order at `now`, in `buf`: for
@@ -147,27 +155,42 @@ impl FairBackfill {
         (jobs, now): (&[JobInfo], Time),
         buf: &'b mut Vec<JobIdx>,
     ) -> &'b [JobIdx] {
-        self.in_arrival_order();
+        debug_assert!(self.long.is_none(), "a long queue is not sorted");
         rank.queue_of(&self.list, (jobs, now), buf)
     }
 
     /// The jobs an epoch started (`started`, all waiting before) leave the
     /// queue.
     pub fn remove(&mut self, started: &[JobIdx], ledger: &UsageLedger, jobs: &[JobInfo]) {
-        for &job in started {
-            self.queue.remove(job, self.queue.position(job));
-            if let Some(fair) = self.fair.as_mut() {
-                fair.remove(job, ledger, jobs);
-            }
+        if started.is_empty() {
+            return;
         }
-        self.queue.settle();
+        let Some((queue, fair)) = self.long.as_mut() else {
+            // Jobs often start from the front of the list (a quiet queue
+            // is in fairshare order as it arrived); else one pass.
+            let k = started.len();
+            let front = self.list.get(..k);
+            if front.is_some_and(|front| front.iter().all(|job| started.contains(job))) {
+                self.list.drain(..k);
+            } else {
+                self.list.retain(|job| !started.contains(job));
+            }
+            return;
+        };
+        for &job in started {
+            queue.remove(job, queue.position(job));
+            fair.remove(job, ledger, jobs);
+        }
+        queue.settle();
     }
 
     /// The queue per user; only while it is long.
     fn fair(&self) -> &FairQueue {
-        self.fair
+        &self
+            .long
             .as_ref()
             .expect("the queue is read per user only while it is long")
+            .1
     }
 
     /// Brings the usage of every user with a job waiting to `now`, as
@@ -191,10 +214,11 @@ impl FairBackfill {
     ) {
         let mut started = std::mem::take(&mut self.started);
         started.clear();
-        let fair = self
-            .fair
+        let fair = &self
+            .long
             .as_ref()
-            .expect("the queue is read per user only while it is long");
+            .expect("the queue is read per user only while it is long")
+            .1;
         for job in fair.in_order(ledger, now, &mut self.heap) {
             match turn(job) {
                 Front::Started => started.push(job),
@@ -224,15 +248,14 @@ impl FairBackfill {
         now: Time,
     ) {
         let FairBackfill {
-            queue,
-            fair,
+            long,
             heap,
             found,
             keys,
             started,
             ..
         } = self;
-        let fair = fair
+        let (queue, fair) = long
             .as_mut()
             .expect("the queue is read per user only while it is long");
         started.clear();
