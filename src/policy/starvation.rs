@@ -16,7 +16,7 @@
 //! recent use. The exclusion is temporary: as usage decays the user becomes
 //! light again and their long-waiting jobs enter.
 
-use super::backfill::{backfill_pass, LiveProfile};
+use super::backfill::{backfill_pass, LiveProfile, StarvingQueues};
 use super::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy};
 use crate::workload::Time;
@@ -31,6 +31,9 @@ pub struct StarvationQueue {
     /// Per account: the epoch stamp at which it was last counted active.
     seen: Vec<u64>,
     stamp: u64,
+    /// In fairshare order with every user's jobs entering the starvation
+    /// queue: both queues, kept by the policy (see [`StarvingQueues`]).
+    kept: Option<StarvingQueues>,
 }
 
 impl StarvationQueue {
@@ -46,6 +49,8 @@ impl StarvationQueue {
             rest: Vec::new(),
             seen: Vec::new(),
             stamp: 0,
+            kept: (matches!(order, Order::Fairshare(_)) && !exclude_heavy)
+                .then(StarvingQueues::new),
         }
     }
 
@@ -88,9 +93,27 @@ impl Policy for StarvationQueue {
         )
     }
 
+    fn reads_waiting(&self) -> bool {
+        self.kept.is_none()
+    }
+
     fn schedule(&mut self, epoch: &mut Epoch<'_>) {
         let (now, jobs, waiting) = (epoch.state.now, epoch.state.jobs, epoch.state.waiting);
         self.profile.sync(&epoch.state);
+        if let Some(kept) = self.kept.as_mut() {
+            let arrived = (epoch.state.arrived, self.after);
+            let next_entry = kept.advance(arrived, &mut self.rank, jobs, now);
+            if kept.is_empty() {
+                return;
+            }
+            if let Some(t) = next_entry {
+                epoch.wake_at(t);
+            }
+            if epoch.free() > 0 {
+                kept.pass(epoch, &mut self.profile, &mut self.rank);
+            }
+            return;
+        }
         if waiting.is_empty() {
             return;
         }
@@ -136,5 +159,52 @@ impl Policy for StarvationQueue {
         let starving = self.starving.len();
         self.starving.extend_from_slice(&self.rest);
         backfill_pass(epoch, &mut self.profile, &self.starving, starving, 1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::fairshare::Decay;
+    use crate::policy::testing::{model_at, EVENT_MODES};
+    use crate::sim::{simulate, SimOptions};
+
+    /// In fairshare order with every user's jobs entering the starvation
+    /// queue, the queues the policy keeps give the schedule and the
+    /// reservations of the core's list split and sorted at every epoch:
+    /// with users, in every event mode, on long queues and short ones,
+    /// with jobs entering the starvation queue at once, soon and late
+    /// (unit tests keep the fairshare part per user from 8 jobs).
+    #[test]
+    fn kept_queues_give_the_sorted_walks_schedule() {
+        let fairshare = Order::Fairshare(Decay::CPLANT);
+        for (procs, load, after) in [
+            (64, 1.3, 3600),
+            (128, 0.9, 600),
+            (64, 2.5, 4 * 3600),
+            (256, 1.1, 0),
+        ] {
+            let w = model_at((3000, procs, None, Some(16)), 5, load);
+            for events in EVENT_MODES {
+                let opts = SimOptions {
+                    audit: true,
+                    events,
+                };
+                let mut kept = StarvationQueue::new(fairshare, after, false);
+                assert!(kept.kept.is_some() && !kept.reads_waiting());
+                let mut sorting = StarvationQueue {
+                    kept: None,
+                    ..StarvationQueue::new(fairshare, after, false)
+                };
+                let a = simulate(&w, &mut kept, opts).expect("kept");
+                let b = simulate(&w, &mut sorting, opts).expect("sorting");
+                let what = format!("{procs} procs, load {load}, after {after}, {events}");
+                assert_eq!(a.runs, b.runs, "{what}");
+                let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
+                assert_eq!(ra.reservations, rb.reservations, "{what}");
+            }
+        }
+        // Excluding heavy users reads the running jobs and sorts.
+        assert!(StarvationQueue::new(fairshare, 3600, true).kept.is_none());
     }
 }

@@ -542,7 +542,7 @@ impl Pass for ShadowBackfill<'_, '_> {
 /// when `p` stay free: one search per width, kept in `asked`, answers every
 /// estimate (a tree's search asks about many subtrees). Valid while the
 /// profile does not change.
-fn fits_by_free_until(
+pub(super) fn fits_by_free_until(
     asked: &mut Vec<(u32, Option<Time>)>,
     profile: &Profile,
     (p, d): (u32, Time),
@@ -678,16 +678,16 @@ fn ranked_queue_pass(
 
 /// Backfilling on the profile after the reservations are made, one job at
 /// a time.
-struct ProfileBackfill<'e, 'a> {
-    epoch: &'e mut Epoch<'a>,
-    live: &'e mut LiveProfile,
+pub(super) struct ProfileBackfill<'e, 'a> {
+    pub epoch: &'e mut Epoch<'a>,
+    pub live: &'e mut LiveProfile,
     /// Per width asked, until when that many stay free, until the next
     /// start.
-    asked: Vec<(u32, Option<Time>)>,
+    pub asked: Vec<(u32, Option<Time>)>,
 }
 
 /// Whether a job fits in the free processors and in the profile now.
-struct FitsNow<'p> {
+pub(super) struct FitsNow<'p> {
     free: u32,
     profile: &'p Profile,
     now: Time,

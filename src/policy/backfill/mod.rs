@@ -18,6 +18,7 @@ mod live;
 mod no_guarantee;
 mod ranked;
 mod running_ends;
+mod starving;
 mod waiting;
 
 pub use conservative::Conservative;
@@ -27,4 +28,5 @@ pub(crate) use free_runs::FreeRuns;
 pub(crate) use live::LiveProfile;
 pub use no_guarantee::NoGuarantee;
 pub(crate) use running_ends::RunningEnds;
+pub(crate) use starving::StarvingQueues;
 pub(crate) use waiting::{JobTest, WaitingQueue};
