@@ -159,8 +159,8 @@ impl FairBackfill {
         rank.queue_of(&self.list, (jobs, now), buf)
     }
 
-    /// The jobs an epoch started (`started`, all waiting before) leave the
-    /// queue.
+    /// The jobs `started` (or otherwise gone, all waiting before) leave
+    /// the queue.
     pub fn remove(&mut self, started: &[JobIdx], ledger: &UsageLedger, jobs: &[JobInfo]) {
         if started.is_empty() {
             return;
@@ -170,7 +170,10 @@ impl FairBackfill {
             // is in fairshare order as it arrived); else one pass.
             let k = started.len();
             let front = self.list.get(..k);
-            if front.is_some_and(|front| front.iter().all(|job| started.contains(job))) {
+            let at_front = |front: &[JobIdx]| {
+                front == started || front.iter().all(|job| started.contains(job))
+            };
+            if front.is_some_and(at_front) {
                 self.list.drain(..k);
             } else {
                 self.list.retain(|job| !started.contains(job));

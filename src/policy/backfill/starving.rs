@@ -34,8 +34,10 @@ pub(crate) struct StarvingQueues {
     pending: VecDeque<JobIdx>,
     /// Per job index: whether it is in `rest`.
     in_rest: Vec<bool>,
-    /// Scratch space: `rest` sorted, while short.
+    /// Scratch space: `rest` sorted, while short; the jobs entering the
+    /// starvation queue.
     sorted: Vec<JobIdx>,
+    entered: Vec<JobIdx>,
 }
 
 impl StarvingQueues {
@@ -46,6 +48,7 @@ impl StarvingQueues {
             pending: VecDeque::new(),
             in_rest: Vec::new(),
             sorted: Vec::new(),
+            entered: Vec::new(),
         }
     }
 
@@ -68,6 +71,8 @@ impl StarvingQueues {
             self.in_rest[job as usize] = true;
             self.pending.push_back(job);
         }
+        let mut next = None;
+        self.entered.clear();
         while let Some(&job) = self.pending.front() {
             if !self.in_rest[job as usize] {
                 self.pending.pop_front();
@@ -75,14 +80,17 @@ impl StarvingQueues {
             }
             let info = &jobs[job as usize];
             if now - info.submit < after {
-                return Some(info.submit.saturating_add(after));
+                next = Some(info.submit.saturating_add(after));
+                break;
             }
             self.pending.pop_front();
             self.in_rest[job as usize] = false;
-            self.rest.remove(&[job], ledger, jobs);
+            self.entered.push(job);
             self.starving.push(job, info.procs, info.estimate);
         }
-        None
+        // The oldest jobs leave the front of the list at once.
+        self.rest.remove(&self.entered, ledger, jobs);
+        next
     }
 
     pub fn is_empty(&self) -> bool {
