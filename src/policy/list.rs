@@ -17,6 +17,7 @@
 
 use super::fair_queue::{FairOrder, FairQueue, Next};
 use super::head::{Head, InOrder};
+use super::long_queue::LongQueue;
 use super::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, State};
 use crate::workload::Time;
@@ -35,7 +36,7 @@ pub struct ListScheduler {
     /// sort of a few jobs.
     head: Option<Head>,
     /// When to keep `head`, `None` for an order it cannot keep.
-    keep: Option<Keep>,
+    keep: Option<LongQueue>,
     /// Scratch space for reading `head` in order: the jobs read.
     head_read: Vec<JobIdx>,
     /// The queue in fairshare order, kept from epoch to epoch.
@@ -51,21 +52,12 @@ pub struct ListScheduler {
     later: Vec<(Time, u32)>,
 }
 
-/// Queue lengths at which the list scheduler starts and stops keeping its
-/// queue in order (apart, so that a queue near one length does not make
-/// and drop the tournament at every epoch).
-#[derive(Debug, Clone, Copy)]
-struct Keep {
-    from: usize,
-    below: usize,
-}
-
-impl Keep {
-    const LONG: Keep = Keep {
-        from: 64,
-        below: 16,
-    };
-}
+/// The queue lengths at which the list scheduler keeps its queue in order:
+/// a schedule reads only its first few jobs, so a short queue pays.
+const KEEP: LongQueue = LongQueue {
+    from: 64,
+    below: 16,
+};
 
 impl ListScheduler {
     pub fn new(order: Order) -> Self {
@@ -73,7 +65,7 @@ impl ListScheduler {
             rank: Ranker::new(order),
             queue: Vec::new(),
             head: None,
-            keep: Head::new(order).map(|_| Keep::LONG),
+            keep: Head::new(order).map(|_| KEEP),
             head_read: Vec::new(),
             fair: matches!(order, Order::Fairshare(_)).then(FairQueue::default),
             fair_heap: BinaryHeap::new(),
@@ -246,13 +238,13 @@ impl Policy for ListScheduler {
         if let Some(keep) = self.keep {
             let waiting = state.waiting.len();
             match self.head.as_mut() {
-                Some(_) if waiting < keep.below => self.head = None,
+                Some(_) if !keep.keeps(true, waiting) => self.head = None,
                 Some(head) => {
                     for &job in state.arrived {
                         head.push(job, state.jobs, now);
                     }
                 }
-                None if waiting >= keep.from => {
+                None if keep.keeps(false, waiting) => {
                     let head = self
                         .head
                         .insert(Head::new(self.rank.order()).expect("kept"));
@@ -366,7 +358,10 @@ mod tests {
                     let b = simulate(&w, &mut sorting(), opts).unwrap();
                     // Kept at every length, and kept and dropped as the
                     // queue grows and shrinks.
-                    for keep in [Keep { from: 1, below: 0 }, Keep { from: 12, below: 4 }] {
+                    for keep in [
+                        LongQueue { from: 1, below: 0 },
+                        LongQueue { from: 12, below: 4 },
+                    ] {
                         let mut kept = ListScheduler {
                             keep: Some(keep),
                             ..sorting()

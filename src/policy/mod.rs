@@ -12,6 +12,7 @@ pub mod fairshare;
 pub mod greedy;
 pub(crate) mod head;
 pub mod list;
+pub(crate) mod long_queue;
 pub mod moldable;
 pub mod no_backfill;
 pub mod objective;

@@ -31,15 +31,10 @@ use super::waiting::{anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
 use crate::policy::fairshare::UsageLedger;
 use crate::policy::head::Head;
+use crate::policy::long_queue::LongQueue;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, Policy, Profile};
 use crate::workload::Time;
-
-/// Waiting jobs from which the head groups them by width class (see
-/// [`Head::set_width_classes`]), and below which it no longer does. Small
-/// for unit tests, which check every path.
-const CLASSES_FROM: usize = if cfg!(test) { 8 } else { 512 };
-const NO_CLASSES_BELOW: usize = if cfg!(test) { 4 } else { 128 };
 
 pub struct Easy {
     rank: Ranker,
@@ -151,8 +146,7 @@ impl Policy for Easy {
             if let Some(head) = self.head.as_mut() {
                 // Only a long queue is read for the jobs that fit from the
                 // head; the classes cost every arrival and start.
-                let long = queue.len() >= CLASSES_FROM
-                    || head.by_class() && queue.len() >= NO_CLASSES_BELOW;
+                let long = LongQueue::BACKFILL.keeps(head.by_class(), queue.len());
                 head.set_width_classes(long, state.jobs, state.now);
             }
             if !queue.is_empty() && state.free > 0 {

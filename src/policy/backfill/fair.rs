@@ -32,6 +32,7 @@ use super::waiting::{anyone, Position};
 use super::WaitingQueue;
 use crate::policy::fair_queue::{FairQueue, Next};
 use crate::policy::fairshare::UsageLedger;
+use crate::policy::long_queue::LongQueue;
 use crate::policy::Ranker;
 use crate::sim::{JobIdx, JobInfo};
 use crate::workload::Time;
@@ -42,14 +43,6 @@ use std::collections::BinaryHeap;
 /// the rest are found and sorted. Small for unit tests, which take every
 /// path.
 const READ_AT_MOST: usize = if cfg!(test) { 5 } else { 1024 };
-
-/// Waiting jobs from which the queue is also kept per user, and below
-/// which it no longer is (apart, so that a queue near one length does not
-/// make and drop it at every epoch). Keeping it costs every arrival and
-/// start, and a short queue sorts in next to no time. Small for unit
-/// tests.
-const LONG_FROM: usize = if cfg!(test) { 8 } else { 512 };
-const SHORT_BELOW: usize = if cfg!(test) { 4 } else { 128 };
 
 /// What a job's turn in [`FairBackfill::walk_front`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,14 +107,14 @@ impl FairBackfill {
         }
         let len = self.len();
         match self.long.take() {
-            Some((queue, _)) if len < SHORT_BELOW => {
+            Some((queue, _)) if !LongQueue::BACKFILL.keeps(true, len) => {
                 let mut from = 0;
                 while let Some((job, at)) = queue.first(from, anyone) {
                     self.list.push(job);
                     from = at + 1;
                 }
             }
-            None if len >= LONG_FROM => {
+            None if LongQueue::BACKFILL.keeps(false, len) => {
                 let (mut queue, mut fair) = (WaitingQueue::new(), FairQueue::default());
                 for &job in &self.list {
                     let info = &jobs[job as usize];

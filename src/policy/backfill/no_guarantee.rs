@@ -18,6 +18,7 @@ use super::ranked::{start_in_queue_order, start_sorted, Kept, Pass, Turn};
 use super::waiting::{anyone, JobTest, Position};
 use super::WaitingQueue;
 use crate::policy::head::Head;
+use crate::policy::long_queue::LongQueue;
 use crate::policy::{Order, Ranker};
 use crate::sim::{Epoch, JobIdx, JobInfo, Policy};
 use crate::workload::Time;
@@ -180,9 +181,6 @@ fn fair_pass(
     kept.remove(epoch.started(), rank.fair_ledger(jobs), jobs);
 }
 
-const HEAD_FROM: usize = if cfg!(test) { 8 } else { 512 };
-const NO_HEAD_BELOW: usize = if cfg!(test) { 4 } else { 128 };
-
 /// Keeps `head` while the queue is long, made from the queue when it grows
 /// long and dropped when it grows short.
 fn keep_head_while_long(
@@ -193,8 +191,8 @@ fn keep_head_while_long(
     now: Time,
 ) {
     match head {
-        Some(_) if queue.len() < NO_HEAD_BELOW => *head = None,
-        None if queue.len() >= HEAD_FROM => {
+        Some(_) if !LongQueue::BACKFILL.keeps(true, queue.len()) => *head = None,
+        None if LongQueue::BACKFILL.keeps(false, queue.len()) => {
             let mut kept = Head::with_width_classes(order).expect("LXF or SJF");
             let mut from = 0;
             while let Some((job, at)) = queue.first(from, anyone) {
