@@ -95,6 +95,27 @@ fn unknown_policy_is_named() {
     assert!(err.contains("unknown policy `fifo`"), "{err}");
 }
 
+/// A trace without requested times (SWF field 9) is planned on run times,
+/// and the report says for how many jobs; a trace with them says nothing.
+#[test]
+fn jobs_without_a_requested_time_are_counted_in_the_report() {
+    let no_field_9 = GOOD
+        .replace("6 100 -1 1 1", "6 -1 -1 1 1")
+        .replace("9 100 -1 1 1", "9 0 -1 1 1");
+    let path = scratch("no-field-9.swf", &no_field_9);
+    let out = stdout(&goalc(&["simulate", path.arg(), "--policy", "easy"]));
+    assert!(
+        out.contains("; 2 jobs without a requested time (SWF field 9): estimate = run time"),
+        "{out}"
+    );
+    let path = scratch("field-9.swf", GOOD);
+    let out = stdout(&goalc(&["simulate", path.arg(), "--policy", "easy"]));
+    assert!(
+        out.starts_with("trace ") && !out.contains("field 9"),
+        "{out}"
+    );
+}
+
 #[test]
 fn bad_option_value_is_a_usage_error() {
     let o = goalc(&["simulate", "--window", "5d..1d"]);

@@ -107,6 +107,14 @@ pub struct WorkloadInfo {
     /// Seconds between the first and the last submit: the span the offered
     /// load is measured over.
     pub load_span_s: Time,
+    /// Jobs the trace gives no requested time (SWF field 9), whose run time
+    /// is then their estimate: backfilling plans them exactly.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub estimate_is_run_time: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl WorkloadInfo {
@@ -116,6 +124,11 @@ impl WorkloadInfo {
             measured: w.measured_count(),
             offered_load: w.offered_load(),
             load_span_s: w.submit_span(),
+            estimate_is_run_time: w
+                .jobs
+                .iter()
+                .filter(|j| j.swf.requested_time <= 0 && j.estimate == j.runtime)
+                .count(),
         }
     }
 }
@@ -817,6 +830,13 @@ fn caption(r: &RunReport) -> String {
             "; dropped {} jobs: {}",
             m.dropped.total(),
             reasons.join(", ")
+        );
+    }
+    if w.estimate_is_run_time > 0 {
+        let _ = write!(
+            s,
+            "; {} jobs without a requested time (SWF field 9): estimate = run time",
+            w.estimate_is_run_time
         );
     }
     if let Some(e) = r.excess {
