@@ -53,8 +53,9 @@ pub struct Easy {
     found: Vec<(JobIdx, Position)>,
     /// Scratch space for reading `head` in order: the jobs read.
     head_read: Vec<JobIdx>,
-    /// EASY in fairshare order (but with a reservation for every job):
-    /// the waiting jobs, kept by the policy.
+    /// EASY in fairshare order, but for dynamic reservations (which
+    /// reserve for every job at every epoch): the waiting jobs, kept by
+    /// the policy.
     fair: Option<FairBackfill>,
 }
 

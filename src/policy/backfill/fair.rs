@@ -19,8 +19,11 @@
 //! fit then, in queue order, each tested again at its turn. Usually few
 //! fit: they are found in the tree and sorted. When many do (a burst of
 //! narrow jobs beside a few free processors), the front is read in order
-//! instead, where fitting jobs are then common, up to [`READ_AT_MOST`]
-//! jobs; past that, the rest are found and sorted after all.
+//! until one starts, and those that still fit after it are counted again
+//! (a start leaves fewer processors, and the few jobs that then fit may be
+//! anywhere); past [`READ_AT_MOST`] jobs read, the rest are found and
+//! sorted after all. A short queue is only a list in arrival order,
+//! sorted at every epoch as the core's list was.
 //!
 //! The order is the sort's to the bit: every user with a job waiting has
 //! its usage brought to the epoch, at the epochs where the sort brought
