@@ -511,11 +511,6 @@ impl Pass for ShadowBackfill<'_, '_> {
         Backfillable::new(self.epoch.free(), self.shadow, self.epoch.state.now)
     }
 
-    fn may_fit(&mut self, procs: u32, estimate: u32) -> bool {
-        Backfillable::new(self.epoch.free(), self.shadow, self.epoch.state.now)
-            .bound(procs, estimate)
-    }
-
     fn turn(&mut self, job: JobIdx) -> Turn {
         let (free, now) = (self.epoch.free(), self.epoch.state.now);
         if free == 0 {
@@ -537,7 +532,7 @@ impl Pass for ShadowBackfill<'_, '_> {
 /// when `p` stay free: one search per width, kept in `asked`, answers every
 /// estimate (a tree's search asks about many subtrees). Valid while the
 /// profile does not change.
-pub(super) fn fits_by_free_until(
+fn fits_by_free_until(
     asked: &mut Vec<(u32, Option<Time>)>,
     profile: &Profile,
     (p, d): (u32, Time),
@@ -560,6 +555,20 @@ pub(super) fn fits_by_free_until(
 /// walking from the head; then each search finds the first later job that
 /// fits now.
 fn own_queue_pass(
+    epoch: &mut Epoch<'_>,
+    live: &mut LiveProfile,
+    queue: &mut WaitingQueue,
+    depth: u32,
+) {
+    own_queue_walk(epoch, live, queue, depth);
+    live.end_epoch();
+    queue.settle();
+}
+
+/// [`own_queue_pass`] leaving its reservations on `live` and its queue's
+/// gaps open, for a pass that goes on over other jobs (the starvation
+/// queue's, see `starving.rs`).
+pub(super) fn own_queue_walk(
     epoch: &mut Epoch<'_>,
     live: &mut LiveProfile,
     queue: &mut WaitingQueue,
@@ -614,8 +623,6 @@ fn own_queue_pass(
         epoch.start(job);
         queue.remove(job, at_position);
     }
-    live.end_epoch();
-    queue.settle();
 }
 
 /// [`backfill_pass`] in LXF or SJF order with more than one reservation,

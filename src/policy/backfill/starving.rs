@@ -15,9 +15,8 @@
 //! when it is released), so that they enter the starvation queue from its
 //! front as their time comes.
 
-use super::easy::{fits_by_free_until, ProfileBackfill};
+use super::easy::{own_queue_walk, ProfileBackfill};
 use super::fair::FairBackfill;
-use super::waiting::anyone;
 use super::{LiveProfile, WaitingQueue};
 use crate::policy::Ranker;
 use crate::sim::{Epoch, JobIdx, JobInfo};
@@ -114,8 +113,10 @@ impl StarvingQueues {
             self.rest.sorted(rank, (jobs, now), &mut self.sorted);
             true
         };
-        let from = self.reserve(epoch, live);
-        self.backfill_starving(epoch, live, from);
+        // The starving jobs as FCFS EASY's own queue: they start while they
+        // can, the first that cannot reserves, and the later ones that fit
+        // start.
+        own_queue_walk(epoch, live, &mut self.starving, 1);
         let before = epoch.started().len();
         if epoch.free() > 0 && !self.rest.is_empty() {
             if rest_sorted {
@@ -146,51 +147,5 @@ impl StarvingQueues {
         }
         live.end_epoch();
         self.starving.settle();
-    }
-
-    /// The starving jobs in arrival order start while they can; the first
-    /// that cannot takes the reservation. Returns where the walk stopped.
-    fn reserve(&mut self, epoch: &mut Epoch<'_>, live: &mut LiveProfile) -> u32 {
-        let now = epoch.state.now;
-        let mut from = 0;
-        while let Some((job, at)) = self.starving.first(from, anyone) {
-            from = at + 1;
-            let info = epoch.state.jobs[job as usize];
-            let (p, d) = (info.procs, info.estimate);
-            let (start, ends) = live.profile().earliest_start_near(p, d, now);
-            if start == now {
-                live.start_near(now, d, p, ends);
-                epoch.start(job);
-                self.starving.remove(job, at);
-            } else {
-                live.reserve_near(start, d, p, ends);
-                epoch.reserve(job, start);
-                break;
-            }
-        }
-        from
-    }
-
-    /// The starving jobs after position `from` that fit now start, in
-    /// arrival order (as FCFS EASY's own queue finds them).
-    fn backfill_starving(&mut self, epoch: &mut Epoch<'_>, live: &mut LiveProfile, mut from: u32) {
-        let now = epoch.state.now;
-        let mut free_until: Vec<(u32, Option<Time>)> = Vec::new();
-        while epoch.free() > 0 {
-            let free = epoch.free();
-            let profile = live.profile();
-            free_until.clear();
-            let fits = |p: u32, d: Time| {
-                p <= free && fits_by_free_until(&mut free_until, profile, (p, d), now)
-            };
-            let Some((job, at)) = self.starving.first(from, fits) else {
-                break;
-            };
-            from = at + 1;
-            let info = epoch.state.jobs[job as usize];
-            live.start(now, info.estimate, info.procs);
-            epoch.start(job);
-            self.starving.remove(job, at);
-        }
     }
 }
