@@ -232,6 +232,11 @@ impl Profile {
         self.firsts.extend(self.blocks.iter().map(Block::first));
     }
 
+    /// Number of steps.
+    pub fn step_count(&self) -> usize {
+        self.blocks.iter().map(|b| b.steps.len()).sum()
+    }
+
     pub fn procs(&self) -> u32 {
         self.procs
     }

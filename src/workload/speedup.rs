@@ -13,6 +13,30 @@
 use crate::workload::Time;
 use serde::Serialize;
 
+/// A duration measured on one width, to be taken on others (see
+/// [`Downey::scaling`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Scaling {
+    model: Downey,
+    t: Time,
+    width: u32,
+    /// `t * S(width)`.
+    work: f64,
+}
+
+impl Scaling {
+    /// The duration on `n` processors: [`Downey::scale`].
+    pub fn on(&self, n: u32) -> Time {
+        if n == self.width {
+            return self.t;
+        }
+        // Times are at most MAX_TIME (2^53 - 1), exact as f64; a job moved
+        // to fewer processors can grow past it only by the speedup ratio,
+        // which the cast saturates.
+        ((self.work / self.model.speedup(n)).ceil() as Time).max(1)
+    }
+}
+
 /// Downey's speedup model of one job.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Downey {
@@ -69,14 +93,18 @@ impl Downey {
     /// estimate), taken on `n` instead: `t * S(width) / S(n)`, rounded up
     /// to whole seconds and never below 1 (every job takes some time).
     pub fn scale(&self, t: Time, width: u32, n: u32) -> Time {
-        if n == width {
-            return t;
+        self.scaling(t, width).on(n)
+    }
+
+    /// [`Downey::scale`] of one duration to many widths: what does not
+    /// depend on the width is computed once.
+    pub fn scaling(&self, t: Time, width: u32) -> Scaling {
+        Scaling {
+            model: *self,
+            t,
+            width,
+            work: t as f64 * self.speedup(width),
         }
-        let scaled = t as f64 * self.speedup(width) / self.speedup(n);
-        // Times are at most MAX_TIME (2^53 - 1), exact as f64; a job moved
-        // to fewer processors can grow past it only by the speedup ratio,
-        // which the cast saturates.
-        (scaled.ceil() as Time).max(1)
     }
 
     /// The work of a job that ran `t` on `width` processors, in

@@ -13,7 +13,7 @@
 //! Rigid jobs in the workload run on their own width.
 
 use super::limits::{limits, Claim};
-use super::width::{best, cap, Choice};
+use super::width::{best, cap, Choice, Scratch};
 use crate::policy::backfill::LiveProfile;
 use crate::sim::{Epoch, JobIdx, Policy};
 
@@ -25,6 +25,7 @@ pub struct FairShare {
     /// Per waiting job, the index of its claim, `None` when rigid.
     claim_of: Vec<Option<usize>>,
     limits: Vec<u32>,
+    widths: Scratch,
 }
 
 impl FairShare {
@@ -36,6 +37,7 @@ impl FairShare {
             claims: Vec::new(),
             claim_of: Vec::new(),
             limits: Vec::new(),
+            widths: Scratch::default(),
         }
     }
 }
@@ -94,7 +96,8 @@ impl Policy for FairShare {
             let profile = self.live.profile();
             let choice = match (epoch.state.speedup(job), self.claim_of[k]) {
                 (Some(model), Some(c)) => {
-                    best(profile, now, info, model, cap(model, self.limits[c], procs))
+                    let cap = cap(model, self.limits[c], procs);
+                    best(profile, now, info, model, cap, &mut self.widths)
                 }
                 _ => Choice {
                     width: info.procs,
