@@ -1,5 +1,8 @@
 //! One scheduling decision of the MOLD paper's iterative scheduler: the
-//! paper's took "a few hundred milliseconds".
+//! paper's took "a few hundred milliseconds"; and whole runs of its
+//! fair-share scheduler on machines of growing size, where each job may
+//! scale to the whole machine (`moldable_fair_share_machine`: the cost
+//! should not grow with the machine).
 //!
 //! The decisions are real ones: CTC-SP2 (from `$GOALC_TRACES`; without it
 //! the built-in model on 338 processors) with run times stretched to
@@ -12,7 +15,7 @@
 //! moldable`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use goalc::policy::moldable::{Iterative, Planner, Queued};
+use goalc::policy::moldable::{FairShare, Iterative, Planner, Queued};
 use goalc::sim::{simulate, Epoch, Policy, Profile, SimOptions};
 use goalc::workload::model::{generate, ModelParams};
 use goalc::workload::swf::{read_path, ReadOptions};
@@ -132,9 +135,39 @@ fn decisions(c: &mut Criterion) {
     g.finish();
 }
 
+/// 3,000 model jobs of up to 64 processors, moldable up to the whole
+/// machine (A = system size), under fair-share limits (ObF 1, EF 0), on
+/// machines of 1,024 to 131,072 processors.
+fn fair_share_by_machine(c: &mut Criterion) {
+    let mut g = c.benchmark_group("moldable_fair_share_machine");
+    for procs in [1_024, 16_384, 131_072] {
+        let rigid = generate(&ModelParams {
+            jobs: 3_000,
+            procs,
+            seed: 1,
+            widest: Some(64),
+            users: None,
+        })
+        .expect("model");
+        let spec = MoldableSpec {
+            parallelism: Parallelism::System,
+            sigma: Sigma::PAPER,
+            seed: 1,
+        };
+        let w = make_moldable(&rigid, &spec).expect("moldable");
+        g.bench_with_input(BenchmarkId::from_parameter(procs), &w, |b, w| {
+            b.iter(|| {
+                let mut policy = FairShare::new(1.0, 0.0);
+                black_box(simulate(w, &mut policy, SimOptions::default()).expect("run"))
+            })
+        });
+    }
+    g.finish();
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
-    targets = decisions
+    targets = decisions, fair_share_by_machine
 }
 criterion_main!(benches);
