@@ -91,7 +91,7 @@ fn by_runs(
     scratch: &mut Scratch,
 ) -> Choice {
     let mut widths = Widths::new(job, model, cap, &mut scratch.table);
-    let mut steps = Steps::from(profile, now, &mut scratch.steps);
+    let mut steps = steps_from(profile, now, &mut scratch.steps);
     // The shortest estimate any width gives.
     let shortest = widths.estimate(cap);
     // The earliest end so far, at (start, width).
@@ -148,24 +148,23 @@ struct Steps<'a, I> {
     read: &'a mut Vec<Step>,
 }
 
-impl<'a> Steps<'a, ()> {
-    fn from(
-        profile: &'a Profile,
-        now: Time,
-        read: &'a mut Vec<Step>,
-    ) -> Steps<'a, impl Iterator<Item = Step> + 'a> {
-        read.clear();
-        let mut rest = profile.steps().peekable();
-        let mut first = Step {
-            time: now,
-            free: rest.peek().map_or(0, |s| s.free),
-        };
-        while let Some(s) = rest.next_if(|s| s.time <= now) {
-            first.free = s.free;
-        }
-        read.push(first);
-        Steps { rest, read }
+/// `profile`'s [`Steps`] from `now`, read into `read`.
+fn steps_from<'a>(
+    profile: &'a Profile,
+    now: Time,
+    read: &'a mut Vec<Step>,
+) -> Steps<'a, impl Iterator<Item = Step> + 'a> {
+    read.clear();
+    let mut rest = profile.steps().peekable();
+    let mut first = Step {
+        time: now,
+        free: rest.peek().map_or(0, |s| s.free),
+    };
+    while let Some(s) = rest.next_if(|s| s.time <= now) {
+        first.free = s.free;
     }
+    read.push(first);
+    Steps { rest, read }
 }
 
 impl<I: Iterator<Item = Step>> Steps<'_, I> {
