@@ -322,18 +322,19 @@ mod tests {
         }
     }
 
-    /// A machine of a million processors with thousands of holds: the
-    /// same width as trying every one of a thousand widths.
+    /// A machine of a million processors with thousands of holds, a
+    /// thousand processors free now: the same width as trying every width,
+    /// up to a `cap` past the widths whose estimates are kept.
     #[test]
     fn a_big_machine_gives_the_width_of_every_width() {
         let procs = 1_000_000;
         let mut profile = Profile::new(procs, 0);
         for k in 0..3000i64 {
-            profile.allocate(0, 50 + 37 * k, 300);
+            profile.allocate(0, 50 + 37 * k, 333);
         }
         let job = info(64, 20_000);
         let model = Downey::new(f64::from(procs), 0.7).unwrap();
-        for cap in [1, 2, 999, 1000] {
+        for cap in [1, 2, 999, 1000, TABLED + 904] {
             assert_eq!(
                 by_runs(&profile, 0, &job, &model, cap, &mut Scratch::default()),
                 every_width(&profile, 0, &job, &model, cap)
