@@ -166,8 +166,7 @@ impl Policy for StarvationQueue {
 mod tests {
     use super::*;
     use crate::policy::fairshare::Decay;
-    use crate::policy::testing::{model_at, EVENT_MODES};
-    use crate::sim::{simulate, SimOptions};
+    use crate::policy::testing::{assert_same_plans, model_at, EVENT_MODES};
 
     /// In fairshare order with every user's jobs entering the starvation
     /// queue, the queues the policy keeps give the schedule and the
@@ -186,22 +185,14 @@ mod tests {
         ] {
             let w = model_at((3000, procs, None, Some(16)), 5, load);
             for events in EVENT_MODES {
-                let opts = SimOptions {
-                    audit: true,
-                    events,
-                };
                 let mut kept = StarvationQueue::new(fairshare, after, false);
                 assert!(kept.kept.is_some() && !kept.reads_waiting());
                 let mut sorting = StarvationQueue {
                     kept: None,
                     ..StarvationQueue::new(fairshare, after, false)
                 };
-                let a = simulate(&w, &mut kept, opts).expect("kept");
-                let b = simulate(&w, &mut sorting, opts).expect("sorting");
                 let what = format!("{procs} procs, load {load}, after {after}, {events}");
-                assert_eq!(a.runs, b.runs, "{what}");
-                let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
-                assert_eq!(ra.reservations, rb.reservations, "{what}");
+                assert_same_plans(&w, (&mut kept, &mut sorting), events, &what);
             }
         }
         // Excluding heavy users reads the running jobs and sorts.

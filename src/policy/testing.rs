@@ -1,7 +1,7 @@
 //! What the policies' tests share: model workloads at a given offered load
 //! and the event modes.
 
-use crate::sim::{EventMode, SimOptions};
+use crate::sim::{simulate, EventMode, Policy, SimOptions};
 use crate::workload::model::{generate, ModelParams};
 use crate::workload::transform::scale_load_by_arrivals;
 use crate::workload::Workload;
@@ -37,4 +37,24 @@ pub(crate) fn unaudited(events: EventMode) -> SimOptions {
         audit: false,
         events,
     }
+}
+
+/// Runs `a` and `b` on `w`, audited, in `events` mode, and asserts that
+/// they start the same jobs at the same times and hold the same
+/// reservations; `what` names the case in a failure.
+pub(crate) fn assert_same_plans(
+    w: &Workload,
+    (a, b): (&mut dyn Policy, &mut dyn Policy),
+    events: EventMode,
+    what: &str,
+) {
+    let opts = SimOptions {
+        audit: true,
+        events,
+    };
+    let a = simulate(w, a, opts).expect("first policy");
+    let b = simulate(w, b, opts).expect("second policy");
+    assert_eq!(a.runs, b.runs, "{what}");
+    let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
+    assert_eq!(ra.reservations, rb.reservations, "{what}");
 }

@@ -793,8 +793,7 @@ pub(crate) fn backfill_pass(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::testing::{model_at, EVENT_MODES};
-    use crate::sim::{simulate, SimOptions};
+    use crate::policy::testing::{assert_same_plans, model_at, EVENT_MODES};
 
     proptest::proptest! {
         /// The 32-bit test of a subtree's bounds passes every job the
@@ -883,21 +882,14 @@ mod tests {
         for (shape, w) in shapes(3000, 11) {
             for events in EVENT_MODES {
                 for order in [Order::Fcfs, Order::Lxf, Order::Sjf] {
-                    let opts = SimOptions {
-                        audit: true,
-                        events,
-                    };
-                    let a = simulate(&w, &mut Easy::new(order, 1), opts).expect("on ends");
                     let mut on_profile = OnProfile {
                         rank: Ranker::new(order),
                         live: LiveProfile::new(),
                         queue: Vec::new(),
                     };
-                    let b = simulate(&w, &mut on_profile, opts).expect("on profile");
+                    let mut on_ends = Easy::new(order, 1);
                     let what = format!("{shape}, {events}, {order}");
-                    assert_eq!(a.runs, b.runs, "{what}");
-                    let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
-                    assert_eq!(ra.reservations, rb.reservations, "{what}");
+                    assert_same_plans(&w, (&mut on_ends, &mut on_profile), events, &what);
                 }
             }
         }
@@ -912,10 +904,6 @@ mod tests {
             for events in EVENT_MODES {
                 for order in [Order::Lxf, Order::Sjf] {
                     for depth in [2, 4] {
-                        let opts = SimOptions {
-                            audit: true,
-                            events,
-                        };
                         let mut ranked = Easy::new(order, depth);
                         assert!(ranked.head.is_some() && ranked.own_queue.is_some());
                         let mut sorted = Easy {
@@ -923,12 +911,8 @@ mod tests {
                             head: None,
                             ..Easy::new(order, depth)
                         };
-                        let a = simulate(&w, &mut ranked, opts).expect("ranked");
-                        let b = simulate(&w, &mut sorted, opts).expect("sorted");
                         let what = format!("{shape}, {events}, {order}, depth {depth}");
-                        assert_eq!(a.runs, b.runs, "{what}");
-                        let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
-                        assert_eq!(ra.reservations, rb.reservations, "{what}");
+                        assert_same_plans(&w, (&mut ranked, &mut sorted), events, &what);
                     }
                 }
             }
@@ -946,10 +930,6 @@ mod tests {
             let w = model_at((3000, procs, None, Some(16)), 7, load);
             for events in EVENT_MODES {
                 for depth in [1, 4] {
-                    let opts = SimOptions {
-                        audit: true,
-                        events,
-                    };
                     let fairshare = Order::Fairshare(Decay::CPLANT);
                     let mut kept = Easy::new(fairshare, depth);
                     assert!(kept.fair.is_some() && !kept.reads_waiting());
@@ -957,12 +937,8 @@ mod tests {
                         fair: None,
                         ..Easy::new(fairshare, depth)
                     };
-                    let a = simulate(&w, &mut kept, opts).expect("kept");
-                    let b = simulate(&w, &mut sorting, opts).expect("sorting");
                     let what = format!("{procs} procs, load {load}, {events}, depth {depth}");
-                    assert_eq!(a.runs, b.runs, "{what}");
-                    let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
-                    assert_eq!(ra.reservations, rb.reservations, "{what}");
+                    assert_same_plans(&w, (&mut kept, &mut sorting), events, &what);
                 }
             }
         }
@@ -977,18 +953,10 @@ mod tests {
         for (shape, w) in shapes(4000, 3) {
             for events in EVENT_MODES {
                 for depth in [1, 4] {
-                    let opts = SimOptions {
-                        audit: true,
-                        events,
-                    };
                     let mut own = Easy::new(Order::Fcfs, depth);
                     assert!(own.own_queue.is_some());
-                    let a = simulate(&w, &mut own, opts).expect("own queue");
-                    let b = simulate(&w, &mut walking(depth), opts).expect("walk");
                     let what = format!("{shape}, {events}, depth {depth}");
-                    assert_eq!(a.runs, b.runs, "{what}");
-                    let (ra, rb) = (a.audit.expect("audit"), b.audit.expect("audit"));
-                    assert_eq!(ra.reservations, rb.reservations, "{what}");
+                    assert_same_plans(&w, (&mut own, &mut walking(depth)), events, &what);
                 }
             }
         }
