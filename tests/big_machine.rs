@@ -160,3 +160,38 @@ fn thousands_of_running_jobs_keep_every_admission_schedule() {
         insta::assert_snapshot!("big-machine-admission", text);
     });
 }
+
+/// The widest machine a trace can name (`u32::MAX` processors, jobs as
+/// wide as the model draws on it): every baseline runs within bounded
+/// memory (conservative's per-width table once took 16 GiB), keeps the
+/// invariants and runs every job.
+#[test]
+fn a_machine_of_u32_max_processors_runs_every_baseline() {
+    let w = model_at_load(400, u32::MAX, None, 1.5, 3);
+    assert!(
+        w.jobs.iter().any(|j| j.procs > 1 << 31),
+        "no job wider than 2^31"
+    );
+    let outcomes: Vec<(String, Outcome)> = all_baselines()
+        .par_iter()
+        .map(|spec| {
+            let mut p = spec.build();
+            let o = simulate(&w, p.as_mut(), SimOptions::default())
+                .unwrap_or_else(|e| panic!("{spec}: {e}"));
+            if let Err(errs) = check_schedule(&w, &o) {
+                panic!("{spec}: {errs:#?}");
+            }
+            (spec.to_string(), o)
+        })
+        .collect();
+    let run = |name: &str| {
+        let (_, o) = outcomes.iter().find(|(n, _)| n == name).expect(name);
+        digest(o)
+    };
+    // A queue forms, so backfilling changes the schedule, and every job
+    // runs under every baseline.
+    assert_ne!(run("fcfs-nobackfill"), run("fcfs-easy"));
+    for (name, o) in &outcomes {
+        assert_eq!(o.runs.iter().flatten().count(), w.jobs.len(), "{name}");
+    }
+}

@@ -80,7 +80,7 @@ impl Policy for Conservative {
         let compress = epoch.state.release_early_finishes(profile);
 
         if compress && waiting.len() > arrived.len() {
-            self.runs.reset(procs);
+            self.runs.reset();
             for &job in self.rank.queue(&epoch.state, &mut self.queue) {
                 let old = self.reservation[job as usize];
                 if old == NONE {

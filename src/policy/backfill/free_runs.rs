@@ -13,8 +13,12 @@
 
 use crate::sim::{Profile, Resume, RunsWalked};
 use crate::workload::Time;
+use rustc_hash::FxHashMap;
 
 const NO_SLOT: u32 = u32::MAX;
+
+/// The widest width looked up in a table.
+const DENSE: u32 = 1 << 16;
 
 /// A maximal run `[start, end)` of time with the width free, and the
 /// longest of the runs up to it (`Time::MAX` for one that never ends), so
@@ -93,8 +97,12 @@ impl WidthRuns {
 /// [`FreeRuns::changed`] for every change it makes itself.
 #[derive(Debug, Default)]
 pub(crate) struct FreeRuns {
-    /// Width to index in `widths`, `NO_SLOT` for widths not asked about.
+    /// Width to index in `widths` for widths up to [`DENSE`], `NO_SLOT`
+    /// for those not asked about since the last reset; wider ones in
+    /// `wide`. A table as long as the machine would cost 16 GiB on one of
+    /// `u32::MAX` processors, and a map alone costs every visit a hash.
     slot: Vec<u32>,
+    wide: FxHashMap<u32, u32>,
     /// The widths asked about since the last reset, then spare ones kept
     /// for their buffers.
     widths: Vec<(u32, WidthRuns)>,
@@ -105,14 +113,13 @@ pub(crate) struct FreeRuns {
 
 impl FreeRuns {
     /// Forgets every run: the profile changed in ways not reported.
-    pub fn reset(&mut self, procs: u32) {
-        if self.slot.len() != procs as usize + 1 {
-            self.slot = vec![NO_SLOT; procs as usize + 1];
-        } else {
-            for (p, _) in &self.widths[..self.used] {
-                self.slot[*p as usize] = NO_SLOT;
+    pub fn reset(&mut self) {
+        for &(p, _) in &self.widths[..self.used] {
+            if let Some(slot) = self.slot.get_mut(p as usize) {
+                *slot = NO_SLOT;
             }
         }
+        self.wide.clear();
         self.used = 0;
         self.changes.clear();
     }
@@ -163,9 +170,20 @@ impl FreeRuns {
     /// they were last asked for.
     fn runs_of(&mut self, profile: &Profile, p: u32) -> &mut WidthRuns {
         let start = profile.start();
-        let slot = self.slot[p as usize];
-        if slot == NO_SLOT {
-            self.slot[p as usize] = self.used as u32;
+        let used = self.used as u32;
+        let slot = if p <= DENSE {
+            if self.slot.len() <= p as usize {
+                self.slot.resize(p as usize + 1, NO_SLOT);
+            }
+            let slot = &mut self.slot[p as usize];
+            if *slot == NO_SLOT {
+                *slot = used;
+            }
+            *slot
+        } else {
+            *self.wide.entry(p).or_insert(used)
+        };
+        if slot == used {
             if self.used == self.widths.len() {
                 self.widths.push((p, WidthRuns::default()));
             }
@@ -212,7 +230,7 @@ mod tests {
         profile.allocate(20, 10, 8);
         profile.allocate(40, 100, 5);
         let mut runs = FreeRuns::default();
-        runs.reset(10);
+        runs.reset();
         // Fits in [10, 20) when 10 long or shorter.
         assert_eq!(runs.earlier_start(&profile, 5, 10, 40), Some(10));
         // Longer: only from 30, where it runs into its own hold at 40.
@@ -244,7 +262,7 @@ mod tests {
     ) -> Result<(), TestCaseError> {
         let (mut profile, mut held) = profile_from(procs, holds);
         let mut runs = FreeRuns::default();
-        runs.reset(procs);
+        runs.reset();
         let mut changes = changes.into_iter();
         for (i, &(d, held_at, p)) in asks.iter().enumerate() {
             let p = p % procs + 1;

@@ -123,7 +123,7 @@ fn by_runs(
     let (_, start, widest) = best.expect("the last step is free enough for one processor");
     // The narrowest width with the same estimate ends as early.
     let estimate = widths.estimate(widest);
-    let width = widths.narrowest_within(estimate);
+    let width = widths.narrowest_within(estimate, widest);
     scratch.table = widths.table;
     Choice {
         width,
@@ -219,10 +219,12 @@ impl Widths {
         }
     }
 
-    /// The narrowest width whose estimate is at most `d`; `cap + 1` when
-    /// none is.
-    fn narrowest_within(&mut self, d: Time) -> u32 {
-        let (mut lo, mut hi) = (1, self.cap + 1);
+    /// The narrowest width whose estimate is at most `d`, given `upper`'s
+    /// is (searched up to it: `cap + 1` overflows on a machine of
+    /// `u32::MAX` processors).
+    fn narrowest_within(&mut self, d: Time, upper: u32) -> u32 {
+        debug_assert!(self.estimate(upper) <= d);
+        let (mut lo, mut hi) = (1, upper);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             if self.estimate(mid) <= d {
@@ -264,7 +266,7 @@ impl Widths {
             // the next step's time (every one in the last step).
             let lo = match steps.get(j) {
                 Some(next) if upper_estimate > next.time - t => continue,
-                Some(next) => self.narrowest_within(next.time - t),
+                Some(next) => self.narrowest_within(next.time - t, upper),
                 None => 1,
             };
             let hi = upper.min(least_free);
@@ -340,6 +342,36 @@ mod tests {
                 every_width(&profile, 0, &job, &model, cap)
             );
         }
+    }
+
+    /// The widest machine there is: a linear job of 10 s on 1 processor
+    /// that may scale to all of it takes 1 s on 10 or more, and on 4 (all
+    /// that is free until 5) 3 s.
+    #[test]
+    fn a_machine_of_u32_max_processors_gives_the_narrowest_of_the_fastest() {
+        let procs = u32::MAX;
+        let linear = Downey::new(f64::from(procs), 0.0).unwrap();
+        let job = info(1, 10);
+        let mut profile = Profile::new(procs, 0);
+        let fastest = Choice {
+            width: 10,
+            start: 0,
+            estimate: 1,
+        };
+        assert_eq!(
+            best(&profile, 0, &job, &linear, procs, &mut Scratch::default()),
+            fastest
+        );
+        profile.allocate(0, 5, procs - 4);
+        let four_now = Choice {
+            width: 4,
+            start: 0,
+            estimate: 3,
+        };
+        assert_eq!(
+            best(&profile, 0, &job, &linear, procs, &mut Scratch::default()),
+            four_now
+        );
     }
 
     fn info(procs: u32, estimate: Time) -> JobInfo {
