@@ -55,7 +55,9 @@ impl Policy for FairShare {
         let (now, procs, jobs) = (state.now, state.procs, state.jobs);
         let waiting: &[JobIdx] = state.waiting;
         self.live.sync(state);
-        if waiting.is_empty() {
+        // On a full machine nothing starts, and the one reservation is
+        // planned afresh at the next epoch: no limits, no widths.
+        if waiting.is_empty() || state.free == 0 {
             return;
         }
         // Limits for the moldable jobs waiting now; every job in the system

@@ -276,7 +276,9 @@ impl Policy for Iterative {
         let state = &epoch.state;
         let (now, procs) = (state.now, state.procs);
         self.live.sync(state);
-        if state.waiting.is_empty() {
+        // On a full machine nothing starts, and the plan is made afresh at
+        // the next epoch.
+        if state.waiting.is_empty() || state.free == 0 {
             return;
         }
         self.queue.clear();
