@@ -286,7 +286,7 @@ impl Profile {
     /// there would have its ends (see [`Profile::allocate_near`]).
     pub fn earliest_start_near(&self, p: u32, d: Time, from: Time) -> (Time, Option<Ends>) {
         debug_assert!(p <= self.procs, "job wider than the machine");
-        match self.scan_at(p, d, from, Time::MAX) {
+        match self.scan_at(p, d, from, (Time::MAX, Time::MAX)) {
             Some((t, (_, i), (past, ib))) => {
                 // Positions within a block are the steps' own only when
                 // there is one block; the end's is then in it or past it.
@@ -303,6 +303,14 @@ impl Profile {
             }
             None => (from, None),
         }
+    }
+
+    /// [`Profile::earliest_start`] when it is before `before`, else `None`:
+    /// the search stops where a start would be of no use to the caller.
+    pub fn earliest_start_before(&self, p: u32, d: Time, from: Time, before: Time) -> Option<Time> {
+        debug_assert!(p <= self.procs, "job wider than the machine");
+        self.scan_at(p, d, from, (before, Time::MAX))
+            .map(|(t, _, _)| t)
     }
 
     /// For a job that holds `p` processors over `[held_at, held_at + d)`:
@@ -369,12 +377,22 @@ impl Profile {
     /// The first start `t` in `[from, limit)` where at least `p` are free
     /// at every step overlapping `[t, min(t + d, limit))`.
     fn scan(&self, p: u32, d: Time, from: Time, limit: Time) -> Option<Time> {
-        self.scan_at(p, d, from, limit).map(|(t, _, _)| t)
+        self.scan_at(p, d, from, (limit, limit)).map(|(t, _, _)| t)
     }
 
-    /// [`Profile::scan`], with the step covering the start and the first
-    /// step at or after the window's end (one past the last block if none).
-    fn scan_at(&self, p: u32, d: Time, from: Time, limit: Time) -> Option<(Time, Pos, Pos)> {
+    /// The first start `t` in `[from, limit)` where at least `p` are free
+    /// at every step overlapping `[t, min(t + d, window_cap))` ([`Profile::scan`]
+    /// with the window cut elsewhere than the starts), with the step
+    /// covering the start and the first step at or after the window's end
+    /// (one past the last block if none).
+    #[inline]
+    fn scan_at(
+        &self,
+        p: u32,
+        d: Time,
+        from: Time,
+        (limit, window_cap): (Time, Time),
+    ) -> Option<(Time, Pos, Pos)> {
         let (mut b, mut i) = self.locate(from);
         let mut candidate = from;
         while candidate < limit {
@@ -398,7 +416,7 @@ impl Profile {
                 candidate = self.blocks[b].steps[i].time;
                 continue;
             }
-            match self.window_from((b, i), p, candidate.saturating_add(d).min(limit)) {
+            match self.window_from((b, i), p, candidate.saturating_add(d).min(window_cap)) {
                 Ok(end) => return Some((candidate, (b, i), end)),
                 // Too full there: restart from that step.
                 Err(at) => (b, i) = at,
@@ -1148,6 +1166,14 @@ mod tests {
                     let want = (from as usize..H).find(|&t| secs.window_ok(p, d, t, None));
                     if p <= procs {
                         prop_assert_eq!(Some(profile.earliest_start(p, d, from) as usize), want);
+                        // Bounded: the same start when it is before the
+                        // bound, none otherwise (bounds at, around and
+                        // before the start).
+                        let at = want.expect("a start") as Time;
+                        for before in [at - 1, at, at + 1, from, from + d] {
+                            let got = profile.earliest_start_before(p, d, from, before);
+                            prop_assert_eq!(got, (at < before).then_some(at), "before {}", before);
+                        }
                     }
                     prop_assert_eq!(profile.fits(p, d, from), secs.window_ok(p, d, from as usize, None));
                 }

@@ -33,7 +33,23 @@ impl Scaling {
         // Times are at most MAX_TIME (2^53 - 1), exact as f64; a job moved
         // to fewer processors can grow past it only by the speedup ratio,
         // which the cast saturates.
-        ((self.work / self.model.speedup(n)).ceil() as Time).max(1)
+        ceil_time(self.work / self.model.speedup(n)).max(1)
+    }
+}
+
+/// `x.ceil() as Time` (saturating, NaN to 0) without the call to the C
+/// library's `ceil` that the baseline x86-64 target makes: the widths of a
+/// moldable job are tried by the hundred at every epoch.
+#[inline]
+fn ceil_time(x: f64) -> Time {
+    let t = x as Time;
+    // Below 2^52 a fraction truncates toward zero, up for a negative `x`
+    // (its ceiling) and down for a positive one; from 2^52 on floats are
+    // integers.
+    if (t as f64) < x {
+        t.saturating_add(1)
+    } else {
+        t
     }
 }
 
@@ -118,9 +134,44 @@ impl Downey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::SeedableRng;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn ceil_time_is_the_ceiling_cast() {
+        let edge = [
+            0.0,
+            -0.0,
+            0.5,
+            1.0,
+            1.0 + f64::EPSILON,
+            -0.5,
+            -1.5,
+            2.5,
+            4503599627370495.5,
+            4503599627370497.0,
+            9007199254740993.0,
+            9.3e18,
+            -9.3e18,
+            f64::MAX,
+            f64::MIN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            1e-300,
+            -1e-300,
+        ];
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let random = (0..100_000).map(|_| {
+            let x: f64 = rand::Rng::gen(&mut rng);
+            (x - 0.5) * 10f64.powi(rand::Rng::gen_range(&mut rng, 0..20))
+        });
+        for x in edge.into_iter().chain(random) {
+            assert_eq!(ceil_time(x), x.ceil() as Time, "{x}");
+        }
     }
 
     #[test]

@@ -57,7 +57,17 @@ fn every_width(profile: &Profile, now: Time, job: &JobInfo, model: &Downey, cap:
     let mut best: Option<(Time, Choice)> = None;
     for width in 1..=cap {
         let estimate = scaling.on(width).max(1);
-        let start = profile.earliest_start(width, estimate, now);
+        // Only a strictly earlier end counts: once one is known, a start
+        // at or past `end - estimate` need not be searched for.
+        let start = match best {
+            None => profile.earliest_start(width, estimate, now),
+            Some((end, _)) => {
+                match profile.earliest_start_before(width, estimate, now, end - estimate) {
+                    Some(start) => start,
+                    None => continue,
+                }
+            }
+        };
         let end = start.saturating_add(estimate);
         if best.is_none_or(|(b, _)| end < b) {
             let c = Choice {
