@@ -259,5 +259,15 @@ mod tests {
         assert!(Downey::new(4.0, -0.1).is_err());
         assert!(Downey::new(4.0, f64::INFINITY).is_err());
         assert_eq!(Downey::new(4.7, 1.0).unwrap().widest(), 4);
+        // Whole parallelisms stay whole, and past u32 the bound is u32.
+        for (a, widest) in [
+            (1.0, 1),
+            (1.999, 1),
+            (338.0, 338),
+            (4294967295.5, u32::MAX),
+            (1e30, u32::MAX),
+        ] {
+            assert_eq!(Downey::new(a, 0.5).unwrap().widest(), widest, "A {a}");
+        }
     }
 }
