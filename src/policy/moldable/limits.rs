@@ -180,22 +180,46 @@ pub(super) fn limits(
         if s.slope >= l.slope {
             return;
         }
+        // A trader's entry on top of its heap takes its new slope in place
+        // (one sift, no stale entry left behind to pop later); one that was
+        // not on top (a job paired as the second of its heap) is pushed.
+        let giver_on_top = flattest.peek().is_some_and(|r| r.0.job == s.job);
+        let taker_on_top = steepest.peek().is_some_and(|e| e.job == l.job);
         out[s.job] -= 1;
         out[l.job] += 1;
         gave[s.job] = Some(true);
         gave[l.job] = Some(false);
-        for job in [s.job, l.job] {
-            moves[job] += 1;
-            if movable(out[job], bounds[job]) {
-                push(
-                    job,
-                    out[job],
-                    moves[job],
-                    gave[job],
-                    &mut flattest,
-                    &mut steepest,
-                );
+        moves[s.job] += 1;
+        moves[l.job] += 1;
+        let (g, n) = (s.job, out[s.job]);
+        if movable(n, bounds[g]) {
+            let entry = std::cmp::Reverse(Entry {
+                slope: loss(&claims[g].model, n),
+                job: g,
+                moves: moves[g],
+            });
+            if giver_on_top {
+                *flattest.peek_mut().expect("the giver on top") = entry;
+            } else {
+                flattest.push(entry);
             }
+        } else if giver_on_top {
+            flattest.pop();
+        }
+        let (t, n) = (l.job, out[l.job]);
+        if movable(n, bounds[t]) {
+            let entry = Entry {
+                slope: gain(&claims[t].model, n),
+                job: t,
+                moves: moves[t],
+            };
+            if taker_on_top {
+                *steepest.peek_mut().expect("the taker on top") = entry;
+            } else {
+                steepest.push(entry);
+            }
+        } else if taker_on_top {
+            steepest.pop();
         }
     }
 }
@@ -220,6 +244,98 @@ mod tests {
         Claim {
             weight,
             model: Downey::new(a, sigma).unwrap(),
+        }
+    }
+
+    /// Fig. 1 read literally: at every trade the flattest giver and the
+    /// steepest taker are found by looking at every job.
+    fn limits_by_looking_at_every_job(
+        claims: &[Claim],
+        others: f64,
+        procs: u32,
+        (obf, ef): (f64, f64),
+    ) -> Vec<u32> {
+        let mut out = Vec::new();
+        limits(claims, others, procs, obf, 0.0, &mut out);
+        if ef <= 0.0 || claims.len() < 2 {
+            return out;
+        }
+        let machine = f64::from(procs);
+        let bounds: Vec<(u32, u32)> = out
+            .iter()
+            .map(|&l| {
+                let l = f64::from(l);
+                let low = ((1.0 - ef) * l).ceil().max(1.0) as u32;
+                (low, ((1.0 + ef) * l).floor().min(machine) as u32)
+            })
+            .collect();
+        let mut gave = vec![None::<bool>; claims.len()];
+        loop {
+            let movable = |j: usize| out[j] > bounds[j].0 && out[j] < bounds[j].1;
+            let entries = |giving: bool, except: Option<usize>| {
+                (0..claims.len())
+                    .filter(|&j| movable(j) && gave[j] != Some(!giving) && Some(j) != except)
+                    .map(|j| {
+                        let model = &claims[j].model;
+                        let slope = if giving {
+                            loss(model, out[j])
+                        } else {
+                            gain(model, out[j])
+                        };
+                        Entry {
+                            slope,
+                            job: j,
+                            moves: 0,
+                        }
+                    })
+                    .collect::<Vec<Entry>>()
+            };
+            let (Some(mut s), Some(mut l)) = (
+                entries(true, None).into_iter().min(),
+                entries(false, None).into_iter().max(),
+            ) else {
+                return out;
+            };
+            if s.job == l.job {
+                let next_flat = entries(true, Some(s.job)).into_iter().min();
+                let next_steep = entries(false, Some(l.job)).into_iter().max();
+                let gap =
+                    |a: Option<Entry>, b: Option<Entry>| a.zip(b).map(|(a, b)| b.slope - a.slope);
+                match (gap(next_flat, Some(l)), gap(Some(s), next_steep)) {
+                    (Some(x), y) if y.is_none_or(|y| x >= y) => s = next_flat.unwrap(),
+                    (_, Some(_)) => l = next_steep.unwrap(),
+                    _ => return out,
+                }
+            }
+            if s.slope >= l.slope {
+                return out;
+            }
+            out[s.job] -= 1;
+            out[l.job] += 1;
+            gave[s.job] = Some(true);
+            gave[l.job] = Some(false);
+        }
+    }
+
+    proptest::proptest! {
+        /// The heaps, their tops changed in place, trade as looking at
+        /// every job does.
+        #[test]
+        fn heaps_trade_as_looking_at_every_job(
+            procs in proptest::prop_oneof![1u32..40, 1u32..3000],
+            raw in proptest::collection::vec((1.0f64..1e6, 0.0f64..1.2, 0.0f64..2.5), 0..25),
+            others in 0.0f64..3000.0,
+            obf in proptest::prop_oneof![proptest::strategy::Just(1.0), 0.5f64..6.0],
+            ef in proptest::prop_oneof![proptest::strategy::Just(1.0), 0.01f64..1.0],
+        ) {
+            let claims: Vec<Claim> = raw
+                .iter()
+                .map(|&(w, a, sigma)| claim(w, (a * f64::from(procs)).max(1.0), sigma))
+                .collect();
+            let mut out = Vec::new();
+            limits(&claims, others, procs, obf, ef, &mut out);
+            let want = limits_by_looking_at_every_job(&claims, others, procs, (obf, ef));
+            proptest::prop_assert_eq!(out, want);
         }
     }
 
