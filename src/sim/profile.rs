@@ -381,10 +381,10 @@ impl Profile {
     }
 
     /// The first start `t` in `[from, limit)` where at least `p` are free
-    /// at every step overlapping `[t, min(t + d, window_cap))` ([`Profile::scan`]
-    /// with the window cut elsewhere than the starts), with the step
-    /// covering the start and the first step at or after the window's end
-    /// (one past the last block if none).
+    /// at every step overlapping `[t, min(t + d, window_cap))` (windows cut
+    /// at `limit` for [`Profile::scan`], not at all for the searches for a
+    /// start), with the step covering the start and the first step at or
+    /// after the window's end (one past the last block if none).
     #[inline]
     fn scan_at(
         &self,
