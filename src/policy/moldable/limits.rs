@@ -183,44 +183,42 @@ pub(super) fn limits(
         // A trader's entry on top of its heap takes its new slope in place
         // (one sift, no stale entry left behind to pop later); one that was
         // not on top (a job paired as the second of its heap) is pushed.
-        let giver_on_top = flattest.peek().is_some_and(|r| r.0.job == s.job);
-        let taker_on_top = steepest.peek().is_some_and(|e| e.job == l.job);
-        out[s.job] -= 1;
-        out[l.job] += 1;
-        gave[s.job] = Some(true);
-        gave[l.job] = Some(false);
-        moves[s.job] += 1;
-        moves[l.job] += 1;
-        let (g, n) = (s.job, out[s.job]);
-        if movable(n, bounds[g]) {
-            let entry = std::cmp::Reverse(Entry {
-                slope: loss(&claims[g].model, n),
+        let (g, t) = (s.job, l.job);
+        let giver_on_top = flattest.peek().is_some_and(|r| r.0.job == g);
+        let taker_on_top = steepest.peek().is_some_and(|e| e.job == t);
+        out[g] -= 1;
+        out[t] += 1;
+        gave[g] = Some(true);
+        gave[t] = Some(false);
+        moves[g] += 1;
+        moves[t] += 1;
+        let flat = movable(out[g], bounds[g]).then(|| {
+            std::cmp::Reverse(Entry {
+                slope: loss(&claims[g].model, out[g]),
                 job: g,
                 moves: moves[g],
-            });
-            if giver_on_top {
-                *flattest.peek_mut().expect("the giver on top") = entry;
-            } else {
-                flattest.push(entry);
-            }
-        } else if giver_on_top {
-            flattest.pop();
+            })
+        });
+        renew(&mut flattest, giver_on_top, flat);
+        let steep = movable(out[t], bounds[t]).then(|| Entry {
+            slope: gain(&claims[t].model, out[t]),
+            job: t,
+            moves: moves[t],
+        });
+        renew(&mut steepest, taker_on_top, steep);
+    }
+}
+
+/// Puts a trader's new entry in `heap` (`None` once it may not move): in
+/// place of its old one when that is on top, else pushed.
+fn renew<T: Ord>(heap: &mut BinaryHeap<T>, on_top: bool, entry: Option<T>) {
+    match (entry, on_top) {
+        (Some(e), true) => *heap.peek_mut().expect("the trader on top") = e,
+        (Some(e), false) => heap.push(e),
+        (None, true) => {
+            heap.pop();
         }
-        let (t, n) = (l.job, out[l.job]);
-        if movable(n, bounds[t]) {
-            let entry = Entry {
-                slope: gain(&claims[t].model, n),
-                job: t,
-                moves: moves[t],
-            };
-            if taker_on_top {
-                *steepest.peek_mut().expect("the taker on top") = entry;
-            } else {
-                steepest.push(entry);
-            }
-        } else if taker_on_top {
-            steepest.pop();
-        }
+        (None, false) => {}
     }
 }
 

@@ -59,24 +59,16 @@ fn every_width(profile: &Profile, now: Time, job: &JobInfo, model: &Downey, cap:
         let estimate = scaling.on(width).max(1);
         // Only a strictly earlier end counts: once one is known, a start
         // at or past `end - estimate` need not be searched for.
-        let start = match best {
-            None => profile.earliest_start(width, estimate, now),
-            Some((end, _)) => {
-                match profile.earliest_start_before(width, estimate, now, end - estimate) {
-                    Some(start) => start,
-                    None => continue,
-                }
-            }
+        let before = best.map_or(Time::MAX, |(end, _)| end - estimate);
+        let Some(start) = profile.earliest_start_before(width, estimate, now, before) else {
+            continue;
         };
-        let end = start.saturating_add(estimate);
-        if best.is_none_or(|(b, _)| end < b) {
-            let c = Choice {
-                width,
-                start,
-                estimate,
-            };
-            best = Some((end, c));
-        }
+        let c = Choice {
+            width,
+            start,
+            estimate,
+        };
+        best = Some((start.saturating_add(estimate), c));
     }
     best.expect("cap is at least 1").1
 }
