@@ -61,6 +61,25 @@ fn bad_swf_line_names_file_line_and_field() {
 }
 
 #[test]
+fn a_trace_whose_every_job_is_dropped_says_why() {
+    // Job 1 is wider than the machine, job 2 has no run time.
+    let path = scratch(
+        "alldropped.swf",
+        "; MaxProcs: 4\n\
+         1 0 -1 100 6 -1 -1 6 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 1 -1 -1 2 -1 -1 2 100 -1 1 2 1 -1 1 -1 -1 -1\n",
+    );
+    let err = one_line_error(&goalc(&["simulate", path.to_str().unwrap()]));
+    assert!(
+        err.contains(
+            "has no jobs to simulate (dropped 2: 1 run time missing or <= 0, \
+             1 wider than the machine)"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
 fn missing_file_is_named() {
     let err = one_line_error(&goalc(&["simulate", "/no/such/trace.swf"]));
     assert!(

@@ -819,18 +819,7 @@ fn caption(r: &RunReport) -> String {
         approx_duration(w.load_span_s)
     );
     if m.dropped.total() > 0 {
-        let reasons: Vec<String> = m
-            .dropped
-            .0
-            .iter()
-            .map(|(r, n)| format!("{n} {r}"))
-            .collect();
-        let _ = write!(
-            s,
-            "; dropped {} jobs: {}",
-            m.dropped.total(),
-            reasons.join(", ")
-        );
+        let _ = write!(s, "; dropped {} jobs: {}", m.dropped.total(), m.dropped);
     }
     if w.estimate_is_run_time > 0 {
         let _ = write!(

@@ -280,8 +280,14 @@ impl WorkloadPlan {
             w = transform::window(&w, win)?;
         }
         if w.jobs.is_empty() {
+            // Say why: every job may have been dropped.
+            let why = if w.dropped.total() > 0 {
+                format!(" (dropped {}: {})", w.dropped.total(), w.dropped)
+            } else {
+                String::new()
+            };
             return Err(RunError::Invalid(format!(
-                "workload `{}` has no jobs to simulate",
+                "workload `{}` has no jobs to simulate{why}",
                 w.name
             )));
         }

@@ -148,6 +148,20 @@ impl Dropped {
     }
 }
 
+impl fmt::Display for Dropped {
+    /// The counts by reason, e.g. `2 wider than the machine, 1 submit time
+    /// missing`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (reason, n)) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{n} {reason}")?;
+        }
+        Ok(())
+    }
+}
+
 /// A machine and the jobs submitted to it, sorted by (submit, number).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Workload {

@@ -409,16 +409,10 @@ pub fn write_schedule<W: Write>(
         " Note: schedule simulated by goalc, policy {policy}"
     ));
     if w.dropped.total() > 0 {
-        let reasons: Vec<String> = w
-            .dropped
-            .0
-            .iter()
-            .map(|(r, n)| format!("{n} {r}"))
-            .collect();
         header.lines.push(format!(
             " Note: {} jobs of the trace not simulated: {}",
             w.dropped.total(),
-            reasons.join(", ")
+            w.dropped
         ));
     }
     let records: Vec<SwfRecord> = w
