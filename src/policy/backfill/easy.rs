@@ -27,7 +27,7 @@
 
 use super::fair::{FairBackfill, Front};
 use super::ranked::{start_in_queue_order, Kept, Pass, Turn};
-use super::waiting::{anyone, JobTest, Position};
+use super::waiting::{Anyone, JobTest, Position};
 use super::{LiveProfile, RunningEnds, WaitingQueue};
 use crate::policy::fairshare::UsageLedger;
 use crate::policy::head::Head;
@@ -336,7 +336,7 @@ fn shadow_pass(epoch: &mut Epoch<'_>, ends: &mut RunningEnds, queue: &mut Waitin
     let now = epoch.state.now;
     let mut from = 0;
     let mut shadow: Option<Shadow> = None;
-    while let Some((job, at_position)) = queue.first(from, anyone) {
+    while let Some((job, at_position)) = queue.first(from, Anyone) {
         from = at_position + 1;
         let info = epoch.state.jobs[job as usize];
         let (p, d) = (info.procs, info.estimate);
@@ -578,7 +578,7 @@ pub(super) fn own_queue_walk(
     let mut from = 0;
     let mut reserved = 0;
     while reserved < depth {
-        let Some((job, at_position)) = queue.first(from, anyone) else {
+        let Some((job, at_position)) = queue.first(from, Anyone) else {
             break;
         };
         from = at_position + 1;

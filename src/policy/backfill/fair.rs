@@ -31,7 +31,7 @@
 //! jobs compare by the sort's key.
 
 use super::ranked::{find, Pass, Turn, FOUND_AT_MOST};
-use super::waiting::{anyone, Position};
+use super::waiting::{Anyone, Position};
 use super::WaitingQueue;
 use crate::policy::fair_queue::{FairQueue, Next};
 use crate::policy::fairshare::UsageLedger;
@@ -112,7 +112,7 @@ impl FairBackfill {
         match self.long.take() {
             Some((queue, _)) if !LongQueue::BACKFILL.keeps(true, len) => {
                 let mut from = 0;
-                while let Some((job, at)) = queue.first(from, anyone) {
+                while let Some((job, at)) = queue.first(from, Anyone) {
                     self.list.push(job);
                     from = at + 1;
                 }

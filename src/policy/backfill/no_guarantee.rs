@@ -15,7 +15,7 @@
 
 use super::fair::FairBackfill;
 use super::ranked::{start_in_queue_order, start_sorted, Kept, Pass, Turn};
-use super::waiting::{anyone, JobTest, Position};
+use super::waiting::{Anyone, JobTest, Position};
 use super::WaitingQueue;
 use crate::policy::head::Head;
 use crate::policy::long_queue::LongQueue;
@@ -195,7 +195,7 @@ fn keep_head_while_long(
         None if LongQueue::BACKFILL.keeps(false, queue.len()) => {
             let mut kept = Head::with_width_classes(order).expect("LXF or SJF");
             let mut from = 0;
-            while let Some((job, at)) = queue.first(from, anyone) {
+            while let Some((job, at)) = queue.first(from, Anyone) {
                 kept.push(job, jobs, now);
                 from = at + 1;
             }
@@ -210,8 +210,7 @@ struct AtMost(u32);
 
 impl JobTest for AtMost {
     fn job(&mut self, p: u32, _: Time) -> bool {
-        // A width of u32::MAX marks an empty class: it never fits.
-        p <= self.0 && p != u32::MAX
+        p <= self.0
     }
 }
 

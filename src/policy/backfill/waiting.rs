@@ -16,7 +16,7 @@
 //! order, so its size follows the queue's length, not the trace's.
 
 use crate::sim::JobIdx;
-use crate::workload::Time;
+use crate::workload::{Time, MAX_TIME};
 
 /// Width classes per node. A subtree keeps its narrowest width and
 /// shortest estimate per class, so a search for jobs both narrow and short
@@ -55,11 +55,15 @@ impl Classes {
 }
 
 /// What a subtree holds, per width class: two cache lines, of 32-bit
-/// lanes that tests compare without a branch.
+/// lanes that tests compare without a branch. A width of `u32::MAX` marks
+/// a class with no job: a job that wide (the whole of a machine of
+/// `u32::MAX` processors) is kept as one processor narrower, still a bound
+/// below it.
 #[derive(Debug, Clone, Copy, Eq)]
 #[repr(align(128))]
 struct Node {
-    /// The narrowest width of the class, `u32::MAX` when it has no job.
+    /// The narrowest width of the class (a bound below it for a job of
+    /// `u32::MAX`), `u32::MAX` when it has no job.
     procs: [u32; CLASSES],
     /// The shortest estimate of the class, in whole seconds up to
     /// `u32::MAX` (a longer one is stored as that: a bound below it).
@@ -85,15 +89,18 @@ impl PartialEq for Node {
     }
 }
 
+/// The width of a node's class with no job.
+const EMPTY_CLASS: u32 = u32::MAX;
+
 impl Node {
     const EMPTY: Node = Node {
-        procs: [u32::MAX; CLASSES],
+        procs: [EMPTY_CLASS; CLASSES],
         estimate: [u32::MAX; CLASSES],
     };
 
     /// Takes a job of `procs` and `estimate` into the bounds of class `c`.
     fn add(&mut self, c: usize, procs: u32, estimate: Time) {
-        self.procs[c] = self.procs[c].min(procs);
+        self.procs[c] = self.procs[c].min(procs.min(EMPTY_CLASS - 1));
         self.estimate[c] = self.estimate[c].min(floor(estimate));
     }
 
@@ -107,8 +114,9 @@ impl Node {
     }
 
     /// Whether some class has its narrowest width and shortest estimate
-    /// passing `test`. Every class is tested, without a branch: `test` must
-    /// fail an empty class (`u32::MAX` wide), as any bound on the width does.
+    /// passing `test`. Every class is tested, without a branch; an empty
+    /// class (`u32::MAX` wide) passes only a test passing that width, and
+    /// then the search finds no job below and steps on.
     // Always inlined: the search calls it per node, and out of line the
     // call costs more than the sixteen tests.
     #[inline(always)]
@@ -135,16 +143,19 @@ pub(crate) struct WaitingQueue {
 
 enum Form {
     /// Entries `(job, procs, estimate)`; a job taken out in a pass keeps
-    /// its place, with `procs` `u32::MAX`, until [`WaitingQueue::settle`].
+    /// its place, with the estimate `Time::MAX` (no job's: estimates are at
+    /// most [`MAX_TIME`]), until [`WaitingQueue::settle`].
     List(Vec<(JobIdx, u32, Time)>),
     Tree(QueueTree),
 }
 
 /// What [`WaitingQueue::first`] looks for. The test must pass a width and
 /// estimate whenever it passes a wider or longer job: then a subtree whose
-/// narrowest and shortest fail holds no answer. It must fail a width of
-/// `u32::MAX`, which marks a class with no job ([`anyone`] is the test that
-/// passes every job). Any such closure of a width and an estimate is one.
+/// narrowest and shortest fail holds no answer. It had better fail a width
+/// of `u32::MAX`, which marks a class with no job: one that passes it (all
+/// of a machine that wide free) searches subtrees with no job for nothing
+/// ([`Anyone`] passes every job and no empty class). Any such closure of a
+/// width and an estimate is one.
 pub(crate) trait JobTest {
     /// Whether a job of `procs` processors and `estimate` passes.
     fn job(&mut self, procs: u32, estimate: Time) -> bool;
@@ -165,8 +176,16 @@ impl<F: FnMut(u32, Time) -> bool> JobTest for F {
 }
 
 /// The test of [`WaitingQueue::first`] that passes every job.
-pub(crate) fn anyone(procs: u32, _estimate: Time) -> bool {
-    procs != u32::MAX
+pub(crate) struct Anyone;
+
+impl JobTest for Anyone {
+    fn job(&mut self, _procs: u32, _estimate: Time) -> bool {
+        true
+    }
+
+    fn bound(&mut self, procs: u32, _estimate: u32) -> bool {
+        procs != EMPTY_CLASS
+    }
 }
 
 /// Where a job was found: searches go on from the next position.
@@ -195,6 +214,7 @@ impl WaitingQueue {
 
     /// Appends a job arrived after every one in the queue.
     pub fn push(&mut self, job: JobIdx, procs: u32, estimate: Time) {
+        debug_assert!(estimate <= MAX_TIME, "job {job}: estimate {estimate}");
         self.len += 1;
         match &mut self.form {
             Form::List(list) => list.push((job, procs, estimate)),
@@ -216,7 +236,7 @@ impl WaitingQueue {
                 .iter()
                 .enumerate()
                 .skip(from as usize)
-                .find(|(_, &(_, p, d))| p != u32::MAX && fits.job(p, d))
+                .find(|(_, &(_, p, d))| d != TAKEN.1 && fits.job(p, d))
                 .map(|(i, &(job, _, _))| (job, i as Position)),
             Form::Tree(tree) => tree.first(from, fits).map(|job| (job, tree.slot(job))),
         }
@@ -228,7 +248,7 @@ impl WaitingQueue {
         match &self.form {
             Form::List(list) => list
                 .iter()
-                .position(|e| e.0 == job && e.1 != u32::MAX)
+                .position(|e| e.0 == job && e.2 != TAKEN.1)
                 .expect("the job waits") as Position,
             Form::Tree(tree) => tree.slot(job),
         }
@@ -239,7 +259,7 @@ impl WaitingQueue {
     pub fn remove(&mut self, job: JobIdx, at: Position) {
         self.len -= 1;
         match &mut self.form {
-            Form::List(list) => list[at as usize].1 = u32::MAX,
+            Form::List(list) => list[at as usize].2 = TAKEN.1,
             Form::Tree(tree) => tree.remove(job),
         }
     }
@@ -251,7 +271,7 @@ impl WaitingQueue {
             Form::List(list) => {
                 // Taken-out jobs leave gaps; most passes take none out.
                 if list.len() != self.len {
-                    list.retain(|e| e.1 != u32::MAX);
+                    list.retain(|e| e.2 != TAKEN.1);
                 }
                 if list.len() > TREE_ABOVE {
                     let widest = list.iter().map(|e| e.1).max().unwrap_or(1);
@@ -278,7 +298,8 @@ const NO_SLOT: u32 = u32::MAX;
 /// three levels less.
 const BUCKET: usize = 8;
 
-/// A slot's job: width and estimate, `(u32::MAX, Time::MAX)` once taken out.
+/// A slot's job: width and estimate, `TAKEN` once taken out (no job's:
+/// estimates are at most [`MAX_TIME`]).
 type Entry = (u32, Time);
 const TAKEN: Entry = (u32::MAX, Time::MAX);
 
@@ -339,7 +360,6 @@ impl QueueTree {
     /// Appends `job`, arrived after every job in the tree, with its width
     /// and estimate.
     pub fn push(&mut self, job: JobIdx, procs: u32, estimate: Time) {
-        debug_assert!(procs < u32::MAX);
         self.widest = self.widest.max(procs);
         if self.jobs.len() == self.cap {
             self.rebuild();
@@ -439,7 +459,7 @@ impl QueueTree {
         let to = to.min(self.jobs.len());
         (from..to).find(|&s| {
             let (p, d) = self.entries[s];
-            fits.job(p, d)
+            d != TAKEN.1 && fits.job(p, d)
         })
     }
 
@@ -569,14 +589,19 @@ mod tests {
                 Time::from(u32::MAX),
                 Time::from(u32::MAX) + 1,
                 1 << 40,
-                Time::MAX,
+                MAX_TIME,
             ]),
         ]
     }
 
-    /// Narrow widths mostly, and some of a big machine's (every class).
+    /// Narrow widths mostly, and some of a big machine's (every class), up
+    /// to the whole of the widest machine.
     fn width() -> impl Strategy<Value = u32> {
-        prop_oneof![3 => 1..200u32, 1 => 1..100_000u32]
+        prop_oneof![
+            30 => 1..200u32,
+            10 => 1..100_000u32,
+            1 => prop::sample::select(vec![u32::MAX - 1, u32::MAX]),
+        ]
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -628,6 +653,14 @@ mod tests {
                 }
                 prop_assert_eq!(want.next(), None);
             }
+            // Every job, taken-out ones never.
+            let mut all = Vec::new();
+            let mut from = 0;
+            while let Some((job, at)) = q.first(from, Anyone) {
+                all.push(job);
+                from = at + 1;
+            }
+            prop_assert_eq!(all, list.iter().map(|e| e.0).collect::<Vec<_>>());
         }
     }
 }
