@@ -425,6 +425,37 @@ fn bench_refuses_goals_with_errors() {
     assert!(stdout(&o).is_empty());
 }
 
+/// A valid trace a goal's run-time limit would split into more jobs than
+/// memory holds (job 2 runs for 300 years, in chunks of a minute): a clear
+/// error naming the goal and the job, not an exhausted machine.
+#[test]
+fn a_runtime_limit_that_would_exhaust_memory_is_refused() {
+    let goal = scratch(
+        "minute.goal",
+        "name \"minute\"\nbackfill conservative\nlimit runtime 1m\n",
+    );
+    let trace = scratch(
+        "centuries.swf",
+        "; MaxProcs: 4\n\
+         1 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 5 -1 9460800000 2 -1 -1 2 9460800000 -1 1 1 1 -1 1 -1 -1 -1\n",
+    );
+    let o = goalc(&[
+        "bench",
+        goal.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(
+            "goal `minute`: a run-time limit of 1m (job 2 alone splits into 157680000 \
+             chunks) could make workload `centuries` up to 157680002 jobs"
+        ),
+        "{err}"
+    );
+}
+
 #[test]
 fn bench_output_is_the_same_on_one_thread() {
     let trace = repo("traces/lublin-1000-64-s2.swf");

@@ -282,7 +282,10 @@ fn run_measured(
 ) -> Result<(RunReport, Outcome), RunError> {
     let trace = &w.name;
     let given = WorkloadInfo::of(w);
-    let w = goal_workload(goal, w, fcfs_backfill_run, events)?;
+    let w = goal_workload(goal, w, fcfs_backfill_run, events).map_err(|e| RunError::InGoal {
+        goal: goal.name.clone(),
+        source: Box::new(e),
+    })?;
     let mut policy = goal.build(&w)?;
     // FCFS-backfill on the workload as it came is the reference run itself
     // (the core is deterministic, and the reference ran in the same event

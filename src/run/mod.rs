@@ -50,4 +50,8 @@ pub enum RunError {
     /// Settings that cannot be run as given.
     #[error("{0}")]
     Invalid(String),
+    /// What a goal's own statements (a run-time limit, a speedup model, ...)
+    /// could not make of the workload.
+    #[error("goal `{goal}`: {source}")]
+    InGoal { goal: String, source: Box<RunError> },
 }

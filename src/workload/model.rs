@@ -193,6 +193,7 @@
 //! measured and has no deadline. The SWF record has wait -1, status 1,
 //! allocated = requested processors, requested time = estimate.
 
+use super::transform::MAX_BUILT_JOBS;
 use super::{Job, SwfHeader, SwfRecord, Time, Workload, MAX_TIME};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -245,6 +246,8 @@ pub enum ModelError {
          goalc accepts"
     )]
     TooManyJobs(usize),
+    #[error("model parameter jobs ({0}) is more than the {MAX_BUILT_JOBS} goalc builds at once")]
+    BeyondMemory(usize),
 }
 
 // ---------------------------------------------------------------------------
@@ -343,6 +346,9 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
         }
     }
     let n = p.jobs;
+    if n > MAX_BUILT_JOBS {
+        return Err(ModelError::BeyondMemory(n));
+    }
 
     let submits = arrivals(n, &mut stream(p.seed, STREAM_ARRIVALS));
     // Run times (below e^RUN_LOG_MAX) and estimates (below MAX_ESTIMATE)
@@ -1108,6 +1114,20 @@ mod tests {
         .unwrap_err();
         assert_eq!(err, ModelError::NoJobs);
         assert!(err.to_string().contains("jobs"), "{err}");
+    }
+
+    #[test]
+    fn more_jobs_than_memory_holds_is_an_error_before_allocating() {
+        let err = generate(&ModelParams {
+            jobs: 100_000_000_000,
+            ..Default::default()
+        })
+        .unwrap_err();
+        assert_eq!(err, ModelError::BeyondMemory(100_000_000_000));
+        assert_eq!(
+            err.to_string(),
+            "model parameter jobs (100000000000) is more than the 8388608 goalc builds at once"
+        );
     }
 
     #[test]

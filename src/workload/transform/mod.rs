@@ -7,9 +7,16 @@ mod moldable;
 mod scale_machine;
 
 pub use moldable::{effective_load, make_moldable, MoldableSpec, Parallelism, Sigma};
-pub use scale_machine::{scale_machine, MachineScale, DEFAULT_ENLARGE, MAX_SCALED_JOBS};
+pub use scale_machine::{scale_machine, MachineScale, DEFAULT_ENLARGE};
 
-use super::{DropReason, Time, Workload, MAX_TIME};
+/// The most jobs a transform may build. A job costs about 1 KiB at the
+/// peak of a run (its copies in the workloads, the simulation and the
+/// measures: 17 M chunks of a split trace took 17 GB), so this bounds a run
+/// at some 8 GiB, a third of the machines goalc is built for, and refuses
+/// a mistyped factor or limit before it exhausts memory.
+pub const MAX_BUILT_JOBS: usize = 1 << 23;
+
+use super::{DropReason, Job, Time, Workload, MAX_TIME};
 
 /// A transform could not be applied.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -51,10 +58,11 @@ pub enum TransformError {
     #[error("share of enlarged jobs must be a number from 0 to 1, got {0}")]
     BadShare(f64),
     #[error(
-        "scaling workload `{name}` could make up to {jobs} jobs, more than the {limit} goalc \
+        "{what} could make workload `{name}` up to {jobs} jobs, more than the {limit} goalc \
          builds at once"
     )]
     TooManyJobs {
+        what: String,
         name: String,
         jobs: u128,
         limit: usize,
@@ -280,7 +288,16 @@ pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, 
     };
     let (first, last) = (first.submit, last.submit);
     let n = w.jobs.len();
-    let copies = ((factor - 1.0) * n as f64).round() as usize;
+    let copies = ((factor - 1.0) * n as f64).round();
+    if n as f64 + copies > MAX_BUILT_JOBS as f64 {
+        return Err(TransformError::TooManyJobs {
+            what: format!("load factor {factor}"),
+            name: w.name.clone(),
+            jobs: (n as f64 + copies) as u128,
+            limit: MAX_BUILT_JOBS,
+        });
+    }
+    let copies = copies as usize;
     // One pass over a shuffled order of all jobs (then again, for factors
     // above 2) keeps every prefix of copies the same for every factor.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
@@ -335,8 +352,32 @@ pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformErr
     if limit <= 0 {
         return Err(TransformError::BadLimit(limit));
     }
+    // Count the chunks before making them: a run time of centuries under a
+    // limit of hours is millions of chunks.
+    let chunks = |j: &Job| (j.sim_runtime().max(1) as u128).div_ceil(limit as u128);
+    let total: u128 = w.jobs.iter().map(chunks).sum();
+    if total > MAX_BUILT_JOBS as u128 {
+        let longest = w
+            .jobs
+            .iter()
+            .max_by_key(|j| chunks(j))
+            .expect("jobs to split");
+        return Err(TransformError::TooManyJobs {
+            what: format!(
+                "a run-time limit of {} (job {} alone splits into {} chunks)",
+                crate::units::format_duration(limit),
+                longest.number,
+                chunks(longest)
+            ),
+            name: w.name.clone(),
+            jobs: total,
+            limit: MAX_BUILT_JOBS,
+        });
+    }
     let mut next_number = w.jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
-    let mut jobs = Vec::with_capacity(w.jobs.len());
+    // Exactly as many as counted: a vector grown by doubling would hold up
+    // to twice that while it moves.
+    let mut jobs = Vec::with_capacity(total as usize);
     for j in &w.jobs {
         let run = j.sim_runtime();
         let mut first = j.clone();
@@ -368,6 +409,7 @@ pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformErr
             jobs.push(c);
         }
     }
+    debug_assert_eq!(jobs.len() as u128, total);
     let mut out = Workload::new(w.name.clone(), w.procs, w.header.clone(), jobs);
     out.dropped = w.dropped.clone();
     Ok(out)
@@ -601,6 +643,40 @@ mod tests {
         assert!(w.jobs.iter().all(|j| j.estimate == j.runtime));
         // A job that overran its estimate now runs whole.
         assert_eq!(w.jobs[2].sim_runtime(), 50);
+    }
+
+    #[test]
+    fn transforms_refuse_to_build_more_jobs_than_fit_in_memory() {
+        // What the bound's memory is reckoned from.
+        assert!(
+            std::mem::size_of::<Job>() <= 256,
+            "{}",
+            std::mem::size_of::<Job>()
+        );
+        // Job 2 runs for a century: a limit of an hour makes 876,006
+        // chunks of it; a second, more than MAX_BUILT_JOBS in all.
+        let mut w = workload();
+        w.jobs[1].runtime = 100 * 365 * 86_400 + 21_600;
+        w.jobs[1].estimate = w.jobs[1].runtime;
+        let hourly = limit_runtime(&w, 3600).unwrap();
+        assert_eq!(hourly.jobs.len(), 2 + 876_006);
+        let err = limit_runtime(&w, 1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "a run-time limit of 1s (job 2 alone splits into 3153621600 chunks) could make \
+             workload `w` up to 3153621740 jobs, more than the 8388608 goalc builds at once"
+        );
+        let err = duplicate_load(&workload(), 1e12, 1).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                TransformError::TooManyJobs {
+                    jobs: 3_000_000_000_000,
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 
     #[test]

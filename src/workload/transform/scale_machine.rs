@@ -66,18 +66,13 @@
 //! same choices for every factor and share, so a larger factor never makes
 //! fewer jobs or narrower ones, which the calibration relies on.
 
-use super::TransformError;
+use super::{TransformError, MAX_BUILT_JOBS};
 use crate::workload::{SwfHeader, Workload};
 use rand::{Rng, SeedableRng};
 
 /// The share of jobs enlarged rather than duplicated, read off GREEDY's
 /// Table I (see the module documentation).
 pub const DEFAULT_ENLARGE: f64 = 0.5;
-
-/// The most jobs a scaled workload may have: a job takes about 250 bytes,
-/// so this bounds the workload at some 8 GiB, a third of the machines goalc
-/// is built for, and refuses a mistyped factor before it exhausts memory.
-pub const MAX_SCALED_JOBS: usize = 1 << 25;
 
 /// How [`scale_machine`] scales.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -137,11 +132,12 @@ impl MachineScale {
         } else {
             w.jobs.len() as u128 * self.factor.ceil() as u128
         };
-        if most > MAX_SCALED_JOBS as u128 {
+        if most > MAX_BUILT_JOBS as u128 {
             return Err(TransformError::TooManyJobs {
+                what: format!("scaling to {} processors", self.procs),
                 name: w.name.clone(),
                 jobs: most,
-                limit: MAX_SCALED_JOBS,
+                limit: MAX_BUILT_JOBS,
             });
         }
         Ok(())
@@ -449,7 +445,7 @@ mod tests {
             scale_machine(&split, &scale(8, 2.0, 0.5, 1)),
             Err(TransformError::SplitJobs("w".into()))
         );
-        // Four jobs at up to 2^25 copies each: refused before allocating.
+        // Four jobs at up to 2^24 copies each: refused before allocating.
         let huge = scale(u32::MAX, (1u64 << 24) as f64, 0.0, 1);
         assert!(matches!(
             scale_machine(&w, &huge),
