@@ -449,7 +449,7 @@ fn a_runtime_limit_that_would_exhaust_memory_is_refused() {
     let err = one_line_error(&o);
     assert!(
         err.contains(
-            "goal `minute`: a run-time limit of 1m (job 2 alone splits into 157680000 \
+            "goal `minute`: a run-time limit of 60s (job 2 alone splits into 157680000 \
              chunks) could make workload `centuries` up to 157680002 jobs"
         ),
         "{err}"

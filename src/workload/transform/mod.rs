@@ -364,8 +364,7 @@ pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformErr
             .expect("jobs to split");
         return Err(TransformError::TooManyJobs {
             what: format!(
-                "a run-time limit of {} (job {} alone splits into {} chunks)",
-                crate::units::format_duration(limit),
+                "a run-time limit of {limit}s (job {} alone splits into {} chunks)",
                 longest.number,
                 chunks(longest)
             ),
