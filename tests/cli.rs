@@ -456,6 +456,34 @@ fn a_runtime_limit_that_would_exhaust_memory_is_refused() {
     );
 }
 
+/// A moldable job of billions of processors and years of run time would
+/// run past the core's horizon on one processor: the simulation refuses
+/// the workload (exit 1) and names the goal whose speedup model made it.
+#[test]
+fn a_workload_past_the_horizon_names_the_goal() {
+    let trace = scratch(
+        "horizon.swf",
+        "; MaxProcs: 4294967295\n\
+         1 0 -1 2147483648 4294967294 -1 -1 4294967294 2147483648 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 10 -1 100 2 -1 -1 2 200 -1 1 2 1 -1 1 -1 -1 -1\n",
+    );
+    let o = goalc(&[
+        "bench",
+        &repo("goals/mold-a-system-obf1-ef0.goal"),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "goalc: error: goal `MOLD Fig. 2: ObF 1, EF 0 (A = system)`: the workload could \
+             run past the largest time goalc simulates"
+        ),
+        "{err}"
+    );
+}
+
 #[test]
 fn bench_output_is_the_same_on_one_thread() {
     let trace = repo("traces/lublin-1000-64-s2.swf");

@@ -282,10 +282,7 @@ fn run_measured(
 ) -> Result<(RunReport, Outcome), RunError> {
     let trace = &w.name;
     let given = WorkloadInfo::of(w);
-    let w = goal_workload(goal, w, fcfs_backfill_run, events).map_err(|e| RunError::InGoal {
-        goal: goal.name.clone(),
-        source: Box::new(e),
-    })?;
+    let w = goal_workload(goal, w, fcfs_backfill_run, events).map_err(|e| e.in_goal(&goal.name))?;
     let mut policy = goal.build(&w)?;
     // FCFS-backfill on the workload as it came is the reference run itself
     // (the core is deterministic, and the reference ran in the same event
@@ -310,9 +307,10 @@ fn run_measured(
                 }
                 let outcome = simulate_in_pieces(&w, &mut policies, cores, sim);
                 policy = policies.swap_remove(0);
-                outcome?
+                outcome.map_err(|e| RunError::Sim(e).in_goal(&goal.name))?
             } else {
-                simulate(&w, policy.as_mut(), sim)?
+                simulate(&w, policy.as_mut(), sim)
+                    .map_err(|e| RunError::Sim(e).in_goal(&goal.name))?
             }
         }
     };

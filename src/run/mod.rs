@@ -55,3 +55,32 @@ pub enum RunError {
     #[error("goal `{goal}`: {source}")]
     InGoal { goal: String, source: Box<RunError> },
 }
+
+impl RunError {
+    /// `self` as raised in running goal `goal`.
+    pub fn in_goal(self, goal: &str) -> RunError {
+        match self {
+            e @ RunError::InGoal { .. } => e,
+            e => RunError::InGoal {
+                goal: goal.to_string(),
+                source: Box::new(e),
+            },
+        }
+    }
+
+    /// The error itself, without the goal it was raised in.
+    pub fn root(&self) -> &RunError {
+        match self {
+            RunError::InGoal { source, .. } => source.root(),
+            e => e,
+        }
+    }
+
+    /// [`RunError::root`], owned.
+    pub fn into_root(self) -> RunError {
+        match self {
+            RunError::InGoal { source, .. } => source.into_root(),
+            e => e,
+        }
+    }
+}

@@ -148,7 +148,8 @@ fn run_cell(layout: &Layout, cell: &Cell, p: &Prepared) -> Result<RunReport, Sui
         .map_err(|e| SuiteError::Cell {
             goal: goal.name.clone(),
             workload: p.workload.name.clone(),
-            source: e,
+            // The cell names the goal already.
+            source: e.into_root(),
         })
 }
 

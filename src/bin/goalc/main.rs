@@ -90,9 +90,11 @@ impl From<SuiteError> for CliError {
 impl CliError {
     fn exit_code(&self) -> i32 {
         match self {
-            CliError::Run(RunError::Sim(_)) | CliError::GoalErrors(_) => 1,
-            CliError::Suite(e) => match **e {
-                SuiteError::Run(RunError::Sim(_)) | SuiteError::Cell { .. } => 1,
+            CliError::Run(e) if matches!(e.root(), RunError::Sim(_)) => 1,
+            CliError::GoalErrors(_) => 1,
+            CliError::Suite(e) => match &**e {
+                SuiteError::Run(e) if matches!(e.root(), RunError::Sim(_)) => 1,
+                SuiteError::Cell { .. } => 1,
                 _ => 2,
             },
             CliError::Store(StoreError::Refused(_)) => 1,
