@@ -28,6 +28,11 @@ pub enum TransformError {
     #[error("workload `{0}` has no jobs, or no work, to scale")]
     NothingToScale(String),
     #[error(
+        "workload `{0}` has one job: offered load is measured between submits, so scaling it \
+         needs at least two"
+    )]
+    OneJob(String),
+    #[error(
         "workload `{name}` reaches offered load {reached:.3}, not {target}, when scaled by \
          {how} ({why}){hint}"
     )]
@@ -91,7 +96,10 @@ fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
         return Err(TransformError::BadLoad(target));
     }
     let current = w.offered_load();
-    if w.jobs.len() < 2 || current <= 0.0 {
+    if w.jobs.len() == 1 {
+        return Err(TransformError::OneJob(w.name.clone()));
+    }
+    if w.jobs.is_empty() || current <= 0.0 {
         return Err(TransformError::NothingToScale(w.name.clone()));
     }
     Ok(current)
@@ -723,6 +731,13 @@ mod tests {
         assert!(
             matches!(err, TransformError::LoadNotReached { reached, .. } if (reached - 0.0055).abs() < 1e-9),
             "{err}"
+        );
+        // One job has no span to measure a load over.
+        let mut one = workload();
+        one.jobs.truncate(1);
+        assert_eq!(
+            scale_load_by_runtimes(&one, 0.5),
+            Err(TransformError::OneJob("w".into()))
         );
         // Within 1% is taken: whole seconds round every load a little.
         let near = scale_load_by_arrivals(&workload(), 0.9).unwrap();
