@@ -190,6 +190,33 @@ fn iterative_by_hand() {
     );
 }
 
+/// On a machine of 2^20 processors a job that scales to all of it is
+/// widened in steps of 64 processors (2^20 / `FINEST_STEPS`), not one:
+/// 16,384 trial plans, not a million. Linear speedup, 10^12 s on one
+/// processor: every step shortens it, so every one is kept, up to the
+/// whole machine (10^12 / 2^20 = 953,674.3 s, rounded up).
+#[test]
+fn iterative_widens_in_bounded_steps_on_a_huge_machine() {
+    use goalc::policy::moldable::FINEST_STEPS;
+    let procs = 1 << 20;
+    let t1 = 1_000_000_000_000;
+    let mut w = common::tiny(procs, &[(0, t1, t1, 1)]);
+    w.jobs[0].speedup = Some(Downey::new(f64::from(procs), 0.0).unwrap());
+    let mut policy = MoldableScheme::Iterative.build();
+    let o = simulate(&w, policy.as_mut(), SimOptions::default()).unwrap();
+    check_moldable(&w, &o);
+    assert_eq!(o.widths, vec![(0, procs)]);
+    assert_eq!(o.runs[0].map(|r| (r.start, r.end)), Some((0, 953_675)));
+    let stats = policy.stats();
+    assert_eq!(
+        (
+            stats.counter("widenings_tried"),
+            stats.counter("widenings_kept")
+        ),
+        (Some(u64::from(FINEST_STEPS)), Some(u64::from(FINEST_STEPS)))
+    );
+}
+
 /// The invariants of every moldable scheme on every reference trace (with
 /// `$GOALC_TRACES`): its first 3,000 jobs, run times stretched to offered
 /// load 0.9, made moldable both ways.

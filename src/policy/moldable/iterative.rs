@@ -9,6 +9,13 @@
 //! improve, the processor is taken back and the job is marked. When no
 //! unmarked job is left, the jobs planned for now start on their widths.
 //!
+//! A job that may scale to more than [`FINEST_STEPS`] processors is
+//! widened by a step of `widest / FINEST_STEPS` (rounded up) processors
+//! at a time instead of one: on a machine of millions of processors one
+//! at a time is millions of trial plans per job and decision. Up to that
+//! width (every machine the paper or the classic traces knew) the scheme
+//! is the paper's, one processor at a time.
+//!
 //! Giving job k one more processor changes only the placements from k on
 //! (the ones before it are placed without seeing it). The profile as it
 //! stands before each placement is kept, so a change is tried from a copy
@@ -21,6 +28,20 @@ use crate::sim::{Epoch, JobIdx, JobInfo, Policy, PolicyStats, Profile};
 use crate::workload::speedup::Downey;
 use crate::workload::Time;
 use std::collections::BinaryHeap;
+
+/// The most widenings a job gets from one processor to its widest: past
+/// this width, each step is several processors.
+pub const FINEST_STEPS: u32 = 16_384;
+
+/// The processors one widening of a job that may scale to `widest` adds.
+fn step(widest: u32) -> u32 {
+    widest.div_ceil(FINEST_STEPS).max(1)
+}
+
+/// The width after one more widening of a job now `width` wide.
+fn widened(width: u32, widest: u32) -> u32 {
+    width.saturating_add(step(widest)).min(widest)
+}
 
 /// A waiting job as the planner sees it.
 #[derive(Debug, Clone, Copy)]
@@ -155,7 +176,8 @@ fn turnaround(plan: &[Placed]) -> i128 {
 impl Planner {
     /// Plans `queue` (in FCFS order) on a machine of `procs` whose running
     /// jobs hold `running` from `now` on: every moldable job from one
-    /// processor, widened one processor at a time while the average
+    /// processor, widened one step (one processor up to [`FINEST_STEPS`]
+    /// wide) at a time while the average
     /// turnaround of the plan improves.
     pub fn plan(
         &mut self,
@@ -184,7 +206,7 @@ impl Planner {
             if let Some(m) = &q.model {
                 if widest > 1 {
                     self.candidates.push(Candidate {
-                        shrink: estimate - estimate_at(&q.info, m, 2),
+                        shrink: estimate - estimate_at(&q.info, m, widened(1, widest)),
                         position: std::cmp::Reverse(position),
                     });
                 }
@@ -218,7 +240,7 @@ impl Planner {
             // profile before k.
             self.saved.clear();
             self.saved.extend_from_slice(&self.plan[k..]);
-            let width = self.plan[k].width + 1;
+            let width = widened(self.plan[k].width, self.widest[k]);
             self.plan[k].width = width;
             self.plan[k].estimate = estimate_at(info, &model, width);
             work.copy_from(&self.before[k]);
@@ -237,7 +259,8 @@ impl Planner {
                 let n = self.plan.len() - k;
                 self.before[k..k + n].swap_with_slice(&mut self.trial[..n]);
                 if width < self.widest[k] {
-                    let shrink = self.plan[k].estimate - estimate_at(info, &model, width + 1);
+                    let next = widened(width, self.widest[k]);
+                    let shrink = self.plan[k].estimate - estimate_at(info, &model, next);
                     self.candidates.push(Candidate {
                         shrink,
                         position: c.position,

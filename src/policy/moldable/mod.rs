@@ -17,7 +17,7 @@ mod limits;
 mod width;
 
 pub use fair_share::FairShare;
-pub use iterative::{Iterative, Placed, Planner, Queued};
+pub use iterative::{Iterative, Placed, Planner, Queued, FINEST_STEPS};
 
 use crate::sim::Policy;
 use serde::Serialize;
