@@ -12,9 +12,7 @@
 //! A job that may scale to more than [`FINEST_STEPS`] processors is
 //! widened by a step of `widest / FINEST_STEPS` (rounded up) processors
 //! at a time instead of one: on a machine of millions of processors one
-//! at a time is millions of trial plans per job and decision. Up to that
-//! width (every machine the paper or the classic traces knew) the scheme
-//! is the paper's, one processor at a time.
+//! at a time is millions of trial plans per job and decision.
 //!
 //! Giving job k one more processor changes only the placements from k on
 //! (the ones before it are placed without seeing it). The profile as it
@@ -22,25 +20,19 @@
 //! of the one before k, and a refused change costs nothing to undo.
 
 use super::flat_profile::FlatProfile;
+use super::step_of;
 use super::width::estimate_at;
+#[cfg(doc)]
+use super::FINEST_STEPS;
 use crate::policy::backfill::LiveProfile;
 use crate::sim::{Epoch, JobIdx, JobInfo, Policy, PolicyStats, Profile};
 use crate::workload::speedup::Downey;
 use crate::workload::Time;
 use std::collections::BinaryHeap;
 
-/// The most widenings a job gets from one processor to its widest: past
-/// this width, each step is several processors.
-pub const FINEST_STEPS: u32 = 16_384;
-
-/// The processors one widening of a job that may scale to `widest` adds.
-fn step(widest: u32) -> u32 {
-    widest.div_ceil(FINEST_STEPS).max(1)
-}
-
 /// The width after one more widening of a job now `width` wide.
 fn widened(width: u32, widest: u32) -> u32 {
-    width.saturating_add(step(widest)).min(widest)
+    width.saturating_add(step_of(widest)).min(widest)
 }
 
 /// A waiting job as the planner sees it.

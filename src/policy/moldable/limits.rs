@@ -16,7 +16,15 @@
 //! "steepest" by what one more brings the taker, and, as the paper says of
 //! Fig. 1, a job either gains or loses, never both: with one slope for
 //! both, two jobs could hand the same processor back and forth forever.
+//!
+//! On a machine wider than [`FINEST_STEPS`] processors they move in lots
+//! of `procs / FINEST_STEPS` (rounded up; fewer at a bound), each slope
+//! the speedup per processor over the lot: one at a time, a machine of
+//! millions traded millions of times per decision.
 
+use super::step_of;
+#[cfg(doc)]
+use super::FINEST_STEPS;
 use crate::workload::speedup::Downey;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -29,22 +37,32 @@ pub(super) struct Claim {
     pub model: Downey,
 }
 
-/// The speedup one more processor at `n` adds (none past the widest width
-/// a job may get).
-fn gain(model: &Downey, n: u32) -> f64 {
+/// The speedup per processor that `m` more at `n` add (none past the
+/// widest width a job may get).
+fn gain(model: &Downey, n: u32, m: u32) -> f64 {
     if n >= model.widest() {
         0.0
     } else {
-        model.speedup(n + 1) - model.speedup(n)
+        (model.speedup(n + m) - model.speedup(n)) / f64::from(m)
     }
 }
 
-/// The speedup one processor fewer at `n` costs (at least 2).
-fn loss(model: &Downey, n: u32) -> f64 {
+/// The speedup per processor that `m` fewer at `n` cost (`n > m`).
+fn loss(model: &Downey, n: u32, m: u32) -> f64 {
     if n > model.widest() {
         0.0
     } else {
-        model.speedup(n) - model.speedup(n - 1)
+        (model.speedup(n) - model.speedup(n - m)) / f64::from(m)
+    }
+}
+
+/// The lot a job at `n` within `(low, high)` gives (`giving`) or takes:
+/// `lot` processors, or as many as its bound leaves.
+fn lot_at(n: u32, (low, high): (u32, u32), lot: u32, giving: bool) -> u32 {
+    if giving {
+        lot.min(n - low)
+    } else {
+        lot.min(high - n)
     }
 }
 
@@ -77,7 +95,8 @@ impl Ord for Entry {
     }
 }
 
-/// The limits of `claims` on a machine of `procs`, into `out` (same order).
+/// The limits of `claims` on a machine of `procs`, into `out` (same order);
+/// returns the number of trades EF made.
 ///
 /// `others` is the sum of the square-root weights of the other jobs in the
 /// system (running ones, rigid ones): they count in the shares, but get no
@@ -89,7 +108,7 @@ pub(super) fn limits(
     overbooking: f64,
     efficiency: f64,
     out: &mut Vec<u32>,
-) {
+) -> u64 {
     out.clear();
     let total: f64 = others + claims.iter().map(|c| c.weight.max(0.0).sqrt()).sum::<f64>();
     let machine = f64::from(procs);
@@ -103,7 +122,7 @@ pub(super) fn limits(
         out.push(limit as u32);
     }
     if efficiency <= 0.0 || claims.len() < 2 {
-        return;
+        return 0;
     }
     let bounds: Vec<(u32, u32)> = out
         .iter()
@@ -116,6 +135,8 @@ pub(super) fn limits(
         .collect();
     // Fig. 1's canMove: strictly inside its bounds.
     let movable = |n: u32, (low, high): (u32, u32)| n > low && n < high;
+    let lot = step_of(procs);
+    let mut trades = 0;
     let mut moves = vec![0u32; claims.len()];
     // Once a job has given (taken), it only gives (takes).
     let mut gave = vec![None::<bool>; claims.len()];
@@ -132,14 +153,14 @@ pub(super) fn limits(
         let model = &claims[job].model;
         if gave != Some(false) {
             flattest.push(std::cmp::Reverse(Entry {
-                slope: loss(model, n),
+                slope: loss(model, n, lot_at(n, bounds[job], lot, true)),
                 job,
                 moves,
             }));
         }
         if gave != Some(true) {
             steepest.push(Entry {
-                slope: gain(model, n),
+                slope: gain(model, n, lot_at(n, bounds[job], lot, false)),
                 job,
                 moves,
             });
@@ -163,7 +184,7 @@ pub(super) fn limits(
         let (Some(std::cmp::Reverse(mut s)), Some(mut l)) =
             (flattest.peek().copied(), steepest.peek().copied())
         else {
-            return;
+            return trades;
         };
         if s.job == l.job {
             // One job tops both (it has not moved yet): pair it with the
@@ -174,34 +195,44 @@ pub(super) fn limits(
             match (gap(next_flat, Some(l)), gap(Some(s), next_steep)) {
                 (Some(x), y) if y.is_none_or(|y| x >= y) => s = next_flat.expect("gap"),
                 (_, Some(_)) => l = next_steep.expect("gap"),
-                _ => return,
+                _ => return trades,
             }
         }
         if s.slope >= l.slope {
-            return;
+            return trades;
         }
+        trades += 1;
         // A trader's entry on top of its heap takes its new slope in place
         // (one sift, no stale entry left behind to pop later); one that was
         // not on top (a job paired as the second of its heap) is pushed.
         let (g, t) = (s.job, l.job);
         let giver_on_top = flattest.peek().is_some_and(|r| r.0.job == g);
         let taker_on_top = steepest.peek().is_some_and(|e| e.job == t);
-        out[g] -= 1;
-        out[t] += 1;
+        let m = lot_at(out[g], bounds[g], lot, true).min(lot_at(out[t], bounds[t], lot, false));
+        out[g] -= m;
+        out[t] += m;
         gave[g] = Some(true);
         gave[t] = Some(false);
         moves[g] += 1;
         moves[t] += 1;
         let flat = movable(out[g], bounds[g]).then(|| {
             std::cmp::Reverse(Entry {
-                slope: loss(&claims[g].model, out[g]),
+                slope: loss(
+                    &claims[g].model,
+                    out[g],
+                    lot_at(out[g], bounds[g], lot, true),
+                ),
                 job: g,
                 moves: moves[g],
             })
         });
         renew(&mut flattest, giver_on_top, flat);
         let steep = movable(out[t], bounds[t]).then(|| Entry {
-            slope: gain(&claims[t].model, out[t]),
+            slope: gain(
+                &claims[t].model,
+                out[t],
+                lot_at(out[t], bounds[t], lot, false),
+            ),
             job: t,
             moves: moves[t],
         });
@@ -268,6 +299,7 @@ mod tests {
             })
             .collect();
         let mut gave = vec![None::<bool>; claims.len()];
+        let lot = step_of(procs);
         loop {
             let movable = |j: usize| out[j] > bounds[j].0 && out[j] < bounds[j].1;
             let entries = |giving: bool, except: Option<usize>| {
@@ -275,10 +307,11 @@ mod tests {
                     .filter(|&j| movable(j) && gave[j] != Some(!giving) && Some(j) != except)
                     .map(|j| {
                         let model = &claims[j].model;
+                        let m = lot_at(out[j], bounds[j], lot, giving);
                         let slope = if giving {
-                            loss(model, out[j])
+                            loss(model, out[j], m)
                         } else {
-                            gain(model, out[j])
+                            gain(model, out[j], m)
                         };
                         Entry {
                             slope,
@@ -308,8 +341,14 @@ mod tests {
             if s.slope >= l.slope {
                 return out;
             }
-            out[s.job] -= 1;
-            out[l.job] += 1;
+            let m = lot_at(out[s.job], bounds[s.job], lot, true).min(lot_at(
+                out[l.job],
+                bounds[l.job],
+                lot,
+                false,
+            ));
+            out[s.job] -= m;
+            out[l.job] += m;
             gave[s.job] = Some(true);
             gave[l.job] = Some(false);
         }
@@ -320,7 +359,7 @@ mod tests {
         /// every job does.
         #[test]
         fn heaps_trade_as_looking_at_every_job(
-            procs in proptest::prop_oneof![1u32..40, 1u32..3000],
+            procs in proptest::prop_oneof![1u32..40, 1u32..3000, 16_000u32..200_000],
             raw in proptest::collection::vec((1.0f64..1e6, 0.0f64..1.2, 0.0f64..2.5), 0..25),
             others in 0.0f64..3000.0,
             obf in proptest::prop_oneof![proptest::strategy::Just(1.0), 0.5f64..6.0],
@@ -377,6 +416,22 @@ mod tests {
         // EF 0: the fair-share limits as they are.
         limits(&claims, 0.0, 20, 1.0, 0.0, &mut out);
         assert_eq!(out, vec![10, 10]);
+    }
+
+    #[test]
+    fn a_huge_machine_trades_in_lots() {
+        // The trade of efficiency_moves_processors_to_the_steeper_curve on
+        // 2^31 processors: job 1, flat past 10 processors, gives all but
+        // its lower bound (1) to job 0, linear to the machine. One at a
+        // time that is 2^30 - 1 trades; in lots of 2^31 / FINEST_STEPS
+        // (131,072) about 8,192, the last one smaller (to the bound).
+        let procs = 1 << 31;
+        let claims = [claim(1.0, f64::from(procs), 0.0), claim(1.0, 10.0, 2.0)];
+        assert_eq!(step_of(procs), 131_072);
+        let mut out = Vec::new();
+        let trades = limits(&claims, 0.0, procs, 1.0, 1.0, &mut out);
+        assert_eq!(out, vec![procs - 1, 1]);
+        assert_eq!(trades, 8_192);
     }
 
     #[test]

@@ -17,7 +17,21 @@ mod limits;
 mod width;
 
 pub use fair_share::FairShare;
-pub use iterative::{Iterative, Placed, Planner, Queued, FINEST_STEPS};
+pub use iterative::{Iterative, Placed, Planner, Queued};
+
+/// The finest the schemes move processors on a machine of any width: the
+/// iterative scheme widens a job by `widest / FINEST_STEPS` processors at
+/// a time (rounded up), EF trades them in lots of `procs / FINEST_STEPS`.
+/// Up to this width (every machine the paper or the classic traces knew)
+/// that is one processor at a time, as the paper has it; on a machine of
+/// millions it bounds the steps, which one at a time were millions per
+/// decision.
+pub const FINEST_STEPS: u32 = 16_384;
+
+/// Processors per step for `width` processors (see [`FINEST_STEPS`]).
+fn step_of(width: u32) -> u32 {
+    width.div_ceil(FINEST_STEPS).max(1)
+}
 
 use crate::sim::Policy;
 use serde::Serialize;
