@@ -50,8 +50,9 @@ pub enum RunError {
     /// Settings that cannot be run as given.
     #[error("{0}")]
     Invalid(String),
-    /// What a goal's own statements (a run-time limit, a speedup model, ...)
-    /// could not make of the workload.
+    /// An error in running one goal: what its own statements (a run-time
+    /// limit, a speedup model, ...) could not make of the workload, or its
+    /// simulation's.
     #[error("goal `{goal}`: {source}")]
     InGoal { goal: String, source: Box<RunError> },
 }
