@@ -39,20 +39,33 @@ pub(super) struct Claim {
 
 /// The speedup per processor that `m` more at `n` add (none past the
 /// widest width a job may get).
+#[inline]
 fn gain(model: &Downey, n: u32, m: u32) -> f64 {
     if n >= model.widest() {
         0.0
     } else {
-        (model.speedup(n + m) - model.speedup(n)) / f64::from(m)
+        per_processor(model.speedup(n + m) - model.speedup(n), m)
+    }
+}
+
+/// `delta` over `m` processors, per processor: no division for one, the
+/// lot on every machine up to [`FINEST_STEPS`] wide.
+#[inline]
+fn per_processor(delta: f64, m: u32) -> f64 {
+    if m == 1 {
+        delta
+    } else {
+        delta / f64::from(m)
     }
 }
 
 /// The speedup per processor that `m` fewer at `n` cost (`n > m`).
+#[inline]
 fn loss(model: &Downey, n: u32, m: u32) -> f64 {
     if n > model.widest() {
         0.0
     } else {
-        (model.speedup(n) - model.speedup(n - m)) / f64::from(m)
+        per_processor(model.speedup(n) - model.speedup(n - m), m)
     }
 }
 
