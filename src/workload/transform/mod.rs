@@ -127,10 +127,13 @@ pub fn scale_load_by_arrivals(w: &Workload, target: f64) -> Result<Workload, Tra
         j.submit = submit;
     }
     out.name = format!("{}@{target}", w.name);
-    let span = w.submit_span();
+    let (span, scaled) = (w.submit_span(), out.submit_span());
     reached(out, target, "arrivals", RUNTIMES_INSTEAD, || match span {
         0 => "every job is submitted in the same second: there are no gaps to stretch".into(),
-        _ => format!("its submits span {span}s, and stay whole seconds apart"),
+        _ => format!(
+            "its first and last submits, {span}s apart, would be {scaled}s apart, in whole \
+             seconds"
+        ),
     })
 }
 
@@ -721,6 +724,15 @@ mod tests {
             "workload `w` reaches offered load 104.000, not 0.5, when scaled by arrivals \
              (every job is submitted in the same second: there are no gaps to stretch); \
              --load-by runtimes stretches run times instead"
+        );
+        // Load 40 puts the submits 2.6 s apart: 3 in whole seconds.
+        let err = scale_load_by_arrivals(&workload(), 40.0).unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "reaches offered load 34.667, not 40, when scaled by arrivals (its first and \
+                 last submits, 200s apart, would be 3s apart, in whole seconds)"
+            ),
+            "{err}"
         );
         // Run times of a second cannot shrink: 0.001 would need 0.1 s.
         let mut w = workload();
