@@ -33,8 +33,9 @@ pub enum TransformError {
     )]
     OneJob(String),
     #[error(
-        "workload `{name}` reaches offered load {reached:.3}, not {target}, when scaled by \
-         {how} ({why}){hint}"
+        "workload `{name}` reaches offered load {}, not {}, when scaled by {how} ({why}){hint}",
+        Load(*reached, Some(3)),
+        Load(*target, None)
     )]
     LoadNotReached {
         name: String,
@@ -89,6 +90,21 @@ pub enum TransformError {
          splitting it"
     )]
     SplitJobs(String),
+}
+
+/// A load in an error, as given or to `decimals`, within a plausible
+/// range; beyond it in scientific notation (a mistyped 1e300 is not 300
+/// digits).
+struct Load(f64, Option<usize>);
+
+impl std::fmt::Display for Load {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Load(x, _) if !(1e-4..1e6).contains(&x.abs()) => write!(f, "{x:e}"),
+            Load(x, Some(decimals)) => write!(f, "{x:.decimals$}"),
+            Load(x, None) => write!(f, "{x}"),
+        }
+    }
 }
 
 fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
@@ -734,6 +750,9 @@ mod tests {
             ),
             "{err}"
         );
+        // A mistyped load is not printed as 300 digits.
+        let err = scale_load_by_arrivals(&workload(), 1e300).unwrap_err();
+        assert!(err.to_string().contains("not 1e300,"), "{err}");
         // Run times of a second cannot shrink: 0.001 would need 0.1 s.
         let mut w = workload();
         for j in &mut w.jobs {
