@@ -9,14 +9,14 @@ mod scale_machine;
 pub use moldable::{effective_load, make_moldable, MoldableSpec, Parallelism, Sigma};
 pub use scale_machine::{scale_machine, MachineScale, DEFAULT_ENLARGE};
 
+use super::{DropReason, Job, Time, Workload, MAX_TIME};
+
 /// The most jobs a transform may build. A job costs about 1 KiB at the
 /// peak of a run (its copies in the workloads, the simulation and the
 /// measures: 17 M chunks of a split trace took 17 GB), so this bounds a run
 /// at some 8 GiB, a third of the machines goalc is built for, and refuses
 /// a mistyped factor or limit before it exhausts memory.
 pub const MAX_BUILT_JOBS: usize = 1 << 23;
-
-use super::{DropReason, Job, Time, Workload, MAX_TIME};
 
 /// A transform could not be applied.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
