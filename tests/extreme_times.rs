@@ -2,7 +2,8 @@
 //! refuses a line with an error naming it, or the core refuses a trace whose
 //! jobs could run past the largest time it simulates, or every baseline
 //! simulates the trace to the end with its invariants kept. Never a panic,
-//! never an overflow that breaks the simulation.
+//! never an overflow that breaks the simulation. And extreme widths, on
+//! machines from one processor to `u32::MAX`: every job runs.
 
 use goalc::measures::{measure, MeasureOptions};
 use goalc::policy::{all_baselines, PolicySpec};
@@ -112,6 +113,68 @@ proptest! {
                 return Err(TestCaseError::fail(format!("{spec} {events:?}: {errs:?}\n{text}")));
             }
             let _ = measure(&w, &o, MeasureOptions::default());
+        }
+    }
+}
+
+/// A machine's width: the narrowest, small ones, and the widest.
+fn machine() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        Just(1u32),
+        Just(2),
+        Just(7),
+        Just(1 << 31),
+        Just(u32::MAX - 1),
+        Just(u32::MAX),
+    ]
+}
+
+/// A job's width on `machine`: the whole of it, all but one, half, one,
+/// or any.
+fn width(machine: u32) -> impl Strategy<Value = u32> {
+    prop_oneof![
+        2 => Just(machine),
+        1 => Just((machine - 1).max(1)),
+        1 => Just((machine / 2).max(1)),
+        1 => Just(1),
+        2 => 1..=machine,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+    /// Jobs as wide as the machine, or all of it but one, on machines up
+    /// to `u32::MAX` wide (a waiting job of `u32::MAX` processors was once
+    /// taken for an empty queue slot and never started).
+    #[test]
+    fn extreme_widths_all_run(
+        (procs, jobs) in machine().prop_flat_map(|m| {
+            (Just(m), prop::collection::vec((0..50i64, 1..500i64, 0..3i64, width(m)), 1..12))
+        })
+    ) {
+        let mut text = format!("; MaxProcs: {procs}\n");
+        let mut submit = 0;
+        for (i, &(gap, run, over, p)) in jobs.iter().enumerate() {
+            submit += gap;
+            // Estimates exact, or over: early ends move reservations.
+            let estimate = run * (1 + over);
+            text += &format!(
+                "{} {submit} -1 {run} {p} -1 -1 {p} {estimate} -1 1 1 1 -1 1 -1 -1 -1\n",
+                i + 1
+            );
+        }
+        let w = parse(text.as_bytes(), Path::new("wide.swf"), "wide", &ReadOptions::default())
+            .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(w.jobs.len(), jobs.len());
+        let modes = [EventMode::PerInstant, EventMode::SubmissionsFirst, EventMode::CompletionsFirst];
+        for (spec, events) in policies().into_iter().flat_map(|s| modes.map(|m| (s, m))) {
+            let mut p = spec.build();
+            let o = simulate(&w, p.as_mut(), SimOptions { audit: true, events })
+                .map_err(|e| TestCaseError::fail(format!("{spec} {events:?}: {e}\n{text}")))?;
+            if let Err(errs) = check_schedule(&w, &o) {
+                return Err(TestCaseError::fail(format!("{spec} {events:?}: {errs:?}\n{text}")));
+            }
+            prop_assert_eq!(o.runs.iter().flatten().count(), jobs.len(), "{} {:?}\n{}", spec, events, text);
         }
     }
 }
