@@ -257,6 +257,21 @@ fn a_torn_last_line_is_cut_away_not_mixed_in() {
     let o = run_suite(&suite, &store, &[], "2");
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("s.jsonl:2:"), "{}", stderr(&o));
+    // So is a whole last line that does not read: cut away, it would be
+    // lost, and the store is left as it was.
+    let mut lines: Vec<&str> = text.lines().collect();
+    let n = lines.len();
+    lines[n - 1] = "{\"format\": 1}";
+    let damaged = lines.join("\n") + "\n";
+    std::fs::write(&store, &damaged).unwrap();
+    let o = run_suite(&suite, &store, &[], "2");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!("s.jsonl:{n}:")),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&store).unwrap(), damaged);
 }
 
 #[test]

@@ -2,10 +2,10 @@
 //! one whole line at a time.
 //!
 //! A process killed while writing can leave at most its last line torn
-//! (cut short, or without its newline): reading reports it and leaves it
+//! (cut short, so without its newline): reading reports it and leaves it
 //! out, and opening for append cuts it away first, so it is never joined to
-//! the next record. A bad line anywhere else is not a torn write but a
-//! damaged store: an error naming `file:line`.
+//! the next record. A whole line that does not read, last or not, is not a
+//! torn write but a damaged store: an error naming `file:line`.
 
 use super::record::Record;
 use super::StoreError;
@@ -106,21 +106,17 @@ pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<StoreContents, StoreErr
             Some(i) => (start + i, true),
             None => (bytes.len(), false),
         };
-        let last = end + 1 >= bytes.len();
         let text = &bytes[start..end];
         match (serde_json::from_slice::<Record>(text), complete) {
             (Ok(r), true) => {
                 out.records.push(r);
                 out.valid_len = (end + 1) as u64;
             }
-            // A line cut short, or whole but unreadable, at the very end:
-            // a write that did not finish. (Only the last line can lack
-            // its newline.)
+            // A line without its newline can only be the last, and only a
+            // write that did not finish leaves one: the newline goes out
+            // with the record. A whole line that does not read is damage,
+            // wherever it is, and is never cut away.
             (_, false) => {
-                out.torn = 1;
-                break;
-            }
-            (Err(_), true) if last => {
                 out.torn = 1;
                 break;
             }
@@ -170,6 +166,14 @@ mod tests {
     #[test]
     fn a_bad_line_in_the_middle_names_its_place() {
         let bytes = line(1) + "{\"format\": 1}\n" + &line(3);
+        let e = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap_err();
+        assert!(e.to_string().starts_with("s.jsonl:2:"), "{e}");
+    }
+
+    #[test]
+    fn a_whole_unreadable_last_line_is_damage_not_a_torn_write() {
+        // Cut away on opening, it would be lost: say where it is instead.
+        let bytes = line(1) + "{\"format\": 1}\n";
         let e = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap_err();
         assert!(e.to_string().starts_with("s.jsonl:2:"), "{e}");
     }
