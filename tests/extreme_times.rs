@@ -178,3 +178,90 @@ proptest! {
         }
     }
 }
+
+/// Long queues on the widest machines: 600 jobs submitted in two bursts
+/// wait at once, past the queue lengths (512 and more) at which backfilling
+/// in LXF and SJF order keeps its queue by width class; the first burst, of
+/// narrow jobs, on an idle machine, the second with jobs as wide as the
+/// machine. A subtree with no job had the bounds of a job of `u32::MAX`
+/// processors, so on an idle machine that wide a reading for jobs that fit
+/// entered empty subtrees and took their `NONE` for a job index.
+#[test]
+fn long_queues_on_the_widest_machines_all_run() {
+    for procs in [u32::MAX, u32::MAX - 1, 1 << 31] {
+        let mut text = format!("; MaxProcs: {procs}\n");
+        for i in 0..600u32 {
+            let submit = if i < 520 { 0 } else { 10 };
+            let p = match i % 7 {
+                _ if i < 520 => 1 + i % 5,
+                0 => procs,
+                1 => procs - 1,
+                2 => procs / 2,
+                _ => 1 + i % 5,
+            };
+            let run = 1 + i64::from(i % 13) * 7;
+            // Estimates over by up to a half: early ends move reservations.
+            let estimate = run + run * i64::from(i % 3) / 4;
+            text += &format!(
+                "{} {submit} -1 {run} {p} -1 -1 {p} {estimate} -1 1 1 1 -1 1 -1 -1 -1\n",
+                i + 1
+            );
+        }
+        let w = parse(
+            text.as_bytes(),
+            Path::new("long.swf"),
+            "long",
+            &ReadOptions::default(),
+        )
+        .expect("a valid trace");
+        let modes = [
+            EventMode::PerInstant,
+            EventMode::SubmissionsFirst,
+            EventMode::CompletionsFirst,
+        ];
+        for (spec, events) in every_policy()
+            .into_iter()
+            .flat_map(|s| modes.map(|m| (s, m)))
+        {
+            let mut p = spec.build();
+            let o = simulate(
+                &w,
+                p.as_mut(),
+                SimOptions {
+                    audit: true,
+                    events,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{spec} {events:?} on {procs}: {e}"));
+            if let Err(errs) = check_schedule(&w, &o) {
+                panic!("{spec} {events:?} on {procs}: {errs:?}");
+            }
+            assert_eq!(
+                o.runs.iter().flatten().count(),
+                600,
+                "{spec} {events:?} on {procs}"
+            );
+        }
+    }
+}
+
+/// Every dispatch in every order: the long-queue paths differ by order.
+fn every_policy() -> Vec<PolicySpec> {
+    let mut v = Vec::new();
+    for order in ["fcfs", "lxf", "sjf", "fairshare"] {
+        for dispatch in [
+            "nobackfill",
+            "list",
+            "easy",
+            "easy:4",
+            "conservative",
+            "noguarantee",
+            "starvation:1h:all",
+            "dynamic",
+        ] {
+            v.push(format!("{order}-{dispatch}").parse().expect("policy name"));
+        }
+    }
+    v.push("fairshare-starvation:1h:fair".parse().expect("policy name"));
+    v
+}

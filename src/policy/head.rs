@@ -464,7 +464,12 @@ impl NarrowInOrder<'_> {
                 return Some(head.first[node]);
             }
             for child in [2 * node, 2 * node + 1] {
-                if may_fit.bound(head.narrowest[child], head.shortest[child]) {
+                // An empty subtree's bounds are `NONE`, which a job as wide
+                // as a machine of `u32::MAX` processors, with one as long,
+                // also has: only `first` tells it apart.
+                if head.first[child] != NONE
+                    && may_fit.bound(head.narrowest[child], head.shortest[child])
+                {
                     self.push(child as u32);
                 }
             }
