@@ -22,7 +22,8 @@ pub use swf::{SwfHeader, SwfRecord};
 pub type Time = i64;
 
 /// The largest time goalc accepts, in seconds (about 285 million years), and
-/// the negative of it the smallest: in every time field of a trace, in
+/// the negative of it the smallest: in every time field of a trace that it
+/// computes with (all but the wait, which it only carries through), in
 /// durations, and as the result of every transform.
 ///
 /// It is 2^53 - 1, so that (a) every accepted time is exact as an `f64` (and

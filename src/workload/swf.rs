@@ -527,7 +527,6 @@ mod tests {
         };
         for (field, name) in [
             (2, "submit time"),
-            (3, "wait time"),
             (4, "run time"),
             (6, "average cpu time"),
             (9, "requested time"),
@@ -564,6 +563,38 @@ mod tests {
         }
         let e = parse_str(&line_with(6, "1e300")).unwrap_err();
         assert!(e.to_string().contains("`1e300` is above"), "{e}");
+        // The wait is carried through, not computed with: any integer.
+        for wait in [
+            "9223372036854775807",
+            "9007199254740992",
+            "-9007199254740992",
+        ] {
+            let w = parse_str(&line_with(3, wait)).unwrap();
+            assert_eq!(w.jobs[0].swf.wait.to_string(), wait);
+        }
+    }
+
+    #[test]
+    fn a_schedule_with_waits_beyond_the_largest_time_reads_back() {
+        // One processor, jobs of nearly the largest time one after
+        // another: the last waits twice that.
+        let max = MAX_TIME.to_string();
+        let w = parse_str(&format!(
+            "{HEADER}1 0 -1 {max} 1 -1 -1 1 {max} -1 1 1 1 -1 1 -1 -1 -1\n\
+             2 0 -1 {max} 1 -1 -1 1 {max} -1 1 1 1 -1 1 -1 -1 -1\n\
+             3 0 -1 1 1 -1 -1 1 1 -1 1 1 1 -1 1 -1 -1 -1\n"
+        ))
+        .unwrap();
+        let runs = [
+            (0, MAX_TIME),
+            (MAX_TIME, 2 * MAX_TIME),
+            (2 * MAX_TIME, 2 * MAX_TIME + 1),
+        ];
+        let mut out = Vec::new();
+        write_schedule(&mut out, &w, "fcfs", runs.map(Some)).unwrap();
+        let again = parse(&out[..], Path::new("s.swf"), "s", &ReadOptions::default()).unwrap();
+        let waits: Vec<i64> = again.jobs.iter().map(|j| j.swf.wait).collect();
+        assert_eq!(waits, [0, MAX_TIME, 2 * MAX_TIME]);
     }
 
     #[test]

@@ -45,10 +45,13 @@ pub(super) enum Bad {
     TooSmall,
 }
 
-/// The SWF fields holding times, as bits by 1-based field number: submit,
-/// wait, run time, average CPU time, requested time, think time. Each must
-/// lie within [`MAX_TIME`] of zero.
-const TIME_FIELDS: u32 = 1 << 2 | 1 << 3 | 1 << 4 | 1 << 6 | 1 << 9 | 1 << 18;
+/// The SWF fields holding times that goalc computes with, as bits by
+/// 1-based field number: submit, run time, average CPU time, requested
+/// time, think time. Each must lie within [`MAX_TIME`] of zero. The wait
+/// (field 3) is only carried through: in a schedule goalc wrote, jobs
+/// queued behind ones of nearly [`MAX_TIME`] wait longer than that, and
+/// the schedule must read back.
+const TIME_FIELDS: u32 = 1 << 2 | 1 << 4 | 1 << 6 | 1 << 9 | 1 << 18;
 
 /// Reads the record on `text[start..end]`, a line without its leading and
 /// trailing whitespace. Bytes after `end` may be read but never count.
