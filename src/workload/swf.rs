@@ -112,6 +112,50 @@ impl SwfHeader {
         })
     }
 
+    /// The machine size the header gives: `MaxProcs`, else `MaxNodes`
+    /// (`-1`, the SWF's "unknown", counts as absent). A value that is not a
+    /// whole number from 1 to `u32::MAX`, or two lines of the key used that
+    /// disagree, are errors quoting the lines: the other key, or a default,
+    /// would give a machine the trace does not describe.
+    pub fn machine_size(&self) -> Result<Option<u32>, String> {
+        for key in ["MaxProcs", "MaxNodes"] {
+            let mut found: Option<(u32, &str)> = None;
+            for line in &self.lines {
+                let Some((k, v)) = line.split_once(':') else {
+                    continue;
+                };
+                if !k.trim().eq_ignore_ascii_case(key) {
+                    continue;
+                }
+                let value = v.split_whitespace().next().unwrap_or("");
+                if value == "-1" {
+                    continue;
+                }
+                let Some(n) = value.parse::<u32>().ok().filter(|&n| n > 0) else {
+                    return Err(format!(
+                        "header `;{line}`: `{value}` is not a number of processors from 1 \
+                         to {} (give the machine size with --procs)",
+                        u32::MAX
+                    ));
+                };
+                match found {
+                    Some((m, first)) if m != n => {
+                        return Err(format!(
+                            "header `;{first}` and `;{line}` disagree on the machine \
+                             size (give it with --procs)"
+                        ))
+                    }
+                    Some(_) => {}
+                    None => found = Some((n, line)),
+                }
+            }
+            if let Some((n, _)) = found {
+                return Ok(Some(n));
+            }
+        }
+        Ok(None)
+    }
+
     fn from_lines(lines: Vec<String>) -> Self {
         let mut h = SwfHeader {
             lines,
@@ -700,6 +744,53 @@ mod tests {
     fn missing_machine_size_is_an_error() {
         let e = parse_str("1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n").unwrap_err();
         assert!(e.to_string().starts_with("t.swf: no `MaxProcs`"), "{e}");
+    }
+
+    #[test]
+    fn an_unusable_machine_size_in_the_header_is_an_error_quoting_it() {
+        const JOB: &str = "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
+        let read = |header: &str| parse_str(&format!("{header}{JOB}")).map(|w| w.procs);
+        // Not falling back to the nodes: 16 is not the machine described.
+        for bad in ["4294967296", "abc", "0", "-5", "16.5"] {
+            let e = read(&format!("; MaxProcs: {bad}\n; MaxNodes: 16\n")).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "t.swf: header `; MaxProcs: {bad}`: `{bad}` is not a number of processors \
+                     from 1 to 4294967295 (give the machine size with --procs)"
+                )
+            );
+        }
+        let e = read("; MaxNodes: x\n").unwrap_err();
+        assert!(
+            e.to_string().starts_with("t.swf: header `; MaxNodes: x`"),
+            "{e}"
+        );
+        let e = read("; MaxProcs: 8\n; MaxProcs: 16\n").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.swf: header `; MaxProcs: 8` and `; MaxProcs: 16` disagree on the machine size \
+             (give it with --procs)"
+        );
+        // Agreeing lines, notes after the number, and -1 for unknown.
+        assert_eq!(
+            read("; MaxProcs: 8\n; maxprocs: 8 (all usable)\n").unwrap(),
+            8
+        );
+        assert_eq!(read("; MaxProcs: -1\n; MaxNodes: 4\n").unwrap(), 4);
+        assert_eq!(read("; MaxProcs: 4294967295\n").unwrap(), u32::MAX);
+        // With the size given, the header is not asked.
+        let given = parse(
+            format!("; MaxProcs: abc\n{JOB}").as_bytes(),
+            Path::new("t.swf"),
+            "t",
+            &ReadOptions {
+                procs: Some(3),
+                ..ReadOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(given.procs, 3);
     }
 
     #[test]

@@ -203,7 +203,14 @@ impl Reader {
             });
         }
         let header = SwfHeader::from_lines(self.header_lines);
-        let Some(procs) = opts.procs.or(header.max_procs).or(header.max_nodes) else {
+        let from_header = match opts.procs {
+            Some(_) => None,
+            None => header.machine_size().map_err(|message| SwfError::Trace {
+                path: path.to_path_buf(),
+                message,
+            })?,
+        };
+        let Some(procs) = opts.procs.or(from_header) else {
             return Err(SwfError::Trace {
                 path: path.to_path_buf(),
                 message: "no `MaxProcs` or `MaxNodes` in the header, so the machine size is \
