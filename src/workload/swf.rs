@@ -611,11 +611,45 @@ mod tests {
         for wait in [
             "9223372036854775807",
             "9007199254740992",
-            "-9007199254740992",
+            "-9223372036854775808",
         ] {
             let w = parse_str(&line_with(3, wait)).unwrap();
             assert_eq!(w.jobs[0].swf.wait.to_string(), wait);
         }
+        // Past 64 bits: said so, not "not an integer"; in a time field,
+        // beyond the largest time.
+        for past in [
+            "9223372036854775808",
+            "-9223372036854775809",
+            "99999999999999999999999",
+        ] {
+            let e = parse_str(&line_with(12, past)).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "t.swf:5: field 12 (user id): `{past}` is beyond the range of a 64-bit integer"
+                )
+            );
+            let e = parse_str(&line_with(4, past)).unwrap_err().to_string();
+            assert!(
+                e.contains("the largest time") || e.contains("the smallest time"),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_field_with_a_control_character_is_shown_escaped() {
+        // A vertical tab is not whitespace here: shown as is, the field
+        // would read `-1`, a fine integer.
+        let e = parse_str(&format!(
+            "{HEADER}1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\x0b\n"
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.swf:5: field 18 (think time): `-1\\u{b}` is not an integer"
+        );
     }
 
     #[test]

@@ -277,10 +277,7 @@ fn parse_record(
         LineError::Extra { start, end } => SwfError::Line {
             path: path.to_path_buf(),
             line,
-            message: format!(
-                "more than 18 fields (extra `{}`)",
-                String::from_utf8_lossy(&text[start..end])
-            ),
+            message: format!("more than 18 fields (extra `{}`)", shown(&text[start..end])),
         },
         LineError::Bad {
             field,
@@ -293,13 +290,21 @@ fn parse_record(
                 Bad::NotNumber => "not a number".to_string(),
                 Bad::TooLarge => format!("above {MAX_TIME}, the largest time goalc accepts"),
                 Bad::TooSmall => format!("below -{MAX_TIME}, the smallest time goalc accepts"),
+                Bad::Beyond64 => "beyond the range of a 64-bit integer".to_string(),
             };
             SwfError::Field {
                 path: path.to_path_buf(),
                 line,
                 field,
-                message: format!("`{}` is {what}", String::from_utf8_lossy(&text[start..end])),
+                message: format!("`{}` is {what}", shown(&text[start..end])),
             }
         }
     })
+}
+
+/// A field as a message shows it: control characters (a vertical tab, say,
+/// which is not taken for whitespace) escaped, or the field would read as
+/// the number it seems to be.
+fn shown(field: &[u8]) -> String {
+    String::from_utf8_lossy(field).escape_debug().to_string()
 }

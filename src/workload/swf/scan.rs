@@ -43,6 +43,8 @@ pub(super) enum Bad {
     TooLarge,
     /// A time below -[`MAX_TIME`].
     TooSmall,
+    /// An integer beyond 64 bits, where any other fits.
+    Beyond64,
 }
 
 /// The SWF fields holding times that goalc computes with, as bits by
@@ -301,9 +303,31 @@ fn slow_field(
         fields.floats[field - 6] = v;
         v.abs() <= MAX_TIME as f64
     } else {
-        let magnitude = integer(digits).ok_or(bad(Bad::NotInteger))?;
-        fields.ints[field - 1] = if negative { -magnitude } else { magnitude };
-        magnitude <= MAX_TIME
+        let is_time = TIME_FIELDS & (1 << field) != 0;
+        let beyond = || {
+            bad(match (is_time, negative) {
+                (true, true) => Bad::TooSmall,
+                (true, false) => Bad::TooLarge,
+                (false, _) => Bad::Beyond64,
+            })
+        };
+        let magnitude = match integer(digits) {
+            Integer::Value(m) => m,
+            Integer::TooLong => return Err(beyond()),
+            Integer::NotOne => return Err(bad(Bad::NotInteger)),
+        };
+        // As low as `i64::MIN`, whose magnitude is one more than the most.
+        let most = if negative { 1 << 63 } else { i64::MAX as u64 };
+        if magnitude > most {
+            return Err(beyond());
+        }
+        let value = magnitude as i64;
+        fields.ints[field - 1] = if negative {
+            value.wrapping_neg()
+        } else {
+            value
+        };
+        magnitude <= MAX_TIME as u64
     };
     if !in_range && TIME_FIELDS & (1 << field) != 0 {
         return Err(bad(if negative {
@@ -315,17 +339,25 @@ fn slow_field(
     Ok(stop)
 }
 
-/// Unsigned decimal digits as an i64; `None` for no digits, anything not a
-/// digit, or more than `i64::MAX`.
-fn integer(digits: &[u8]) -> Option<i64> {
-    if digits.is_empty() {
-        return None;
+/// What unsigned decimal digits read as.
+enum Integer {
+    Value(u64),
+    /// Digits only, more than `u64::MAX`.
+    TooLong,
+    /// No digits, or something not a digit.
+    NotOne,
+}
+
+fn integer(digits: &[u8]) -> Integer {
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return Integer::NotOne;
     }
-    digits.iter().try_fold(0i64, |v, &b| {
-        let d = b.wrapping_sub(b'0');
-        (d < 10).then_some(())?;
-        v.checked_mul(10)?.checked_add(i64::from(d))
-    })
+    digits
+        .iter()
+        .try_fold(0u64, |v, &b| {
+            v.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+        })
+        .map_or(Integer::TooLong, Integer::Value)
 }
 
 /// Exact powers of ten as `f64` (10^22 is the last one exact in 53 bits).
