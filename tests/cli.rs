@@ -146,6 +146,42 @@ fn bad_option_value_is_a_usage_error() {
     );
     let o = goalc(&["simulate", "--load", "-1"]);
     assert_eq!(o.status.code(), Some(2));
+    // Nothing to run is said at once, not after reading a trace.
+    for (option, said) in [
+        ("--first-jobs", "must be at least 1"),
+        ("--procs", "0 is not in 1..=4294967295"),
+    ] {
+        let o = goalc(&["simulate", option, "0"]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(stderr(&o).contains(said), "{option}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn the_jobs_past_first_jobs_and_unused_model_options_are_said() {
+    let path = scratch("first-jobs.swf", GOOD);
+    let o = goalc(&[
+        "simulate",
+        path.arg(),
+        "--first-jobs",
+        "3",
+        "--seed",
+        "5",
+        "--model-procs",
+        "64",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Not "outside the time window": no window was asked for.
+    assert!(
+        stdout(&o).contains("dropped 1 jobs: 1 after the first jobs kept"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(
+        stderr(&o),
+        "goalc: warning: --model-procs, --seed only set up the built-in model, and this \
+         run is on traces: ignored\n"
+    );
 }
 
 #[test]

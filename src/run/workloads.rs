@@ -81,17 +81,40 @@ impl FromStr for WindowSpec {
         let (a, b) = s.split_once("..").ok_or_else(|| {
             format!("window `{s}` must be START..END, e.g. 30d..60d or 2002-12-01..2003-07-14")
         })?;
-        let date = |x: &str| chrono::NaiveDate::parse_from_str(x.trim(), "%Y-%m-%d");
-        if let (Ok(from), Ok(to)) = (date(a), date(b)) {
-            if to <= from {
-                return Err(format!("window `{s}` ends before it starts"));
+        // A date is YYYY-MM-DD; anything else of that shape is a bad date,
+        // not a duration with an unknown unit.
+        let date = |x: &str| {
+            let x = x.trim();
+            let b = x.as_bytes();
+            let shaped = b.len() > 4 && b[4] == b'-' && b[..4].iter().all(u8::is_ascii_digit);
+            shaped.then(|| {
+                chrono::NaiveDate::parse_from_str(x, "%Y-%m-%d")
+                    .map_err(|e| format!("window `{s}`: `{x}` is not a date (YYYY-MM-DD): {e}"))
+            })
+        };
+        let backwards = |same: bool| {
+            if same {
+                format!("window `{s}` is empty: it must end after it starts")
+            } else {
+                format!("window `{s}` ends before it starts")
             }
-            return Ok(WindowSpec::Dates(from, to));
+        };
+        match (date(a), date(b)) {
+            (Some(Err(e)), _) | (_, Some(Err(e))) => return Err(e),
+            (Some(Ok(from)), Some(Ok(to))) if to <= from => return Err(backwards(to == from)),
+            (Some(Ok(from)), Some(Ok(to))) => return Ok(WindowSpec::Dates(from, to)),
+            (Some(_), None) | (None, Some(_)) => {
+                return Err(format!(
+                    "window `{s}` mixes a date and an offset: give two dates \
+                     (2002-12-01..2003-07-14) or two offsets (30d..60d)"
+                ))
+            }
+            (None, None) => {}
         }
         let start = parse_duration(a).map_err(|e| e.to_string())?;
         let end = parse_duration(b).map_err(|e| e.to_string())?;
         if end <= start {
-            return Err(format!("window `{s}` ends before it starts"));
+            return Err(backwards(end == start));
         }
         Ok(WindowSpec::Offsets(start, end))
     }
@@ -368,6 +391,20 @@ mod tests {
             .parse::<WindowSpec>()
             .unwrap_err()
             .contains("START..END"));
+        let err = |s: &str| s.parse::<WindowSpec>().unwrap_err();
+        assert_eq!(
+            err("1d..1d"),
+            "window `1d..1d` is empty: it must end after it starts"
+        );
+        assert!(err("2003-01-01..2003-01-01").contains("is empty"));
+        // A bad date is said to be one, not a duration with unit `-`.
+        assert!(
+            err("2002-13-45..2003-01-01")
+                .starts_with("window `2002-13-45..2003-01-01`: `2002-13-45` is not a date"),
+            "{}",
+            err("2002-13-45..2003-01-01")
+        );
+        assert!(err("2002-12-01..30d").contains("mixes a date and an offset"));
     }
 
     #[test]

@@ -119,6 +119,8 @@ pub enum DropReason {
     SubmitMissing,
     /// Outside the time window, warm-up and cool-down included.
     OutsideWindow,
+    /// After the first jobs kept (`--first-jobs`).
+    PastFirstJobs,
 }
 
 impl fmt::Display for DropReason {
@@ -129,6 +131,7 @@ impl fmt::Display for DropReason {
             DropReason::TooWide => "wider than the machine",
             DropReason::SubmitMissing => "submit time missing",
             DropReason::OutsideWindow => "outside the time window",
+            DropReason::PastFirstJobs => "after the first jobs kept",
         })
     }
 }

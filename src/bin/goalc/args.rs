@@ -16,10 +16,10 @@ use goalc::workload::Time;
 #[derive(Debug, Args)]
 pub struct WorkloadArgs {
     /// Machine size, overriding the traces' MaxProcs/MaxNodes
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub procs: Option<u32>,
     /// Keep only the first N jobs of each trace (QOPS uses 5000-job subsets)
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = parse_count)]
     pub first_jobs: Option<usize>,
     /// Move each trace to a standard machine of PROCS processors as GREEDY
     /// does (1024), by the method of Ernemann, Song and Yahyapour ("Scaling
@@ -78,12 +78,12 @@ pub struct WorkloadArgs {
     /// Built-in model: number of jobs [default: 10000; `bench` on the model: 3000]
     #[arg(long)]
     pub model_jobs: Option<usize>,
-    /// Built-in model: processors of the machine
-    #[arg(long, default_value_t = ModelParams::default().procs)]
-    pub model_procs: u32,
-    /// Built-in model: random seed
-    #[arg(long, default_value_t = ModelParams::default().seed)]
-    pub seed: u64,
+    /// Built-in model: processors of the machine [default: 128]
+    #[arg(long)]
+    pub model_procs: Option<u32>,
+    /// Built-in model: random seed [default: 1]
+    #[arg(long)]
+    pub seed: Option<u64>,
     /// Built-in model: widest job (job sizes of a machine this wide, on the
     /// bigger machine of --model-procs: thousands of narrow jobs at once)
     #[arg(long)]
@@ -96,13 +96,34 @@ pub struct WorkloadArgs {
 }
 
 impl WorkloadArgs {
+    /// A warning for the built-in model's options given for a run on
+    /// traces, where nothing reads them.
+    pub fn unused_model_options(&self) -> Option<String> {
+        let given: Vec<&str> = [
+            (self.model_jobs.is_some(), "--model-jobs"),
+            (self.model_procs.is_some(), "--model-procs"),
+            (self.seed.is_some(), "--seed"),
+            (self.model_widest.is_some(), "--model-widest"),
+            (self.model_users.is_some(), "--model-users"),
+        ]
+        .into_iter()
+        .filter_map(|(given, name)| given.then_some(name))
+        .collect();
+        (!given.is_empty()).then(|| {
+            format!(
+                "{} only set up the built-in model, and this run is on traces: ignored",
+                given.join(", ")
+            )
+        })
+    }
+
     pub fn plan(&self) -> WorkloadPlan {
         WorkloadPlan {
             procs: self.procs,
             model: ModelParams {
                 jobs: self.model_jobs.unwrap_or(ModelParams::default().jobs),
-                procs: self.model_procs,
-                seed: self.seed,
+                procs: self.model_procs.unwrap_or(ModelParams::default().procs),
+                seed: self.seed.unwrap_or(ModelParams::default().seed),
                 widest: self.model_widest,
                 users: self.model_users.filter(|&u| u > 0),
             },
@@ -153,6 +174,15 @@ where
     T: std::str::FromStr<Err = String> + Clone + Send + Sync + 'static,
 {
     PossibleValuesParser::new(choices.iter().copied()).try_map(|s| s.parse::<T>())
+}
+
+/// A count of at least one.
+fn parse_count(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 fn parse_window(s: &str) -> Result<WindowSpec, String> {

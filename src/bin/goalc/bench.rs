@@ -127,6 +127,13 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let mut plan = args.workload.plan();
     // The model's set-up, for what the user left unsaid; said in the output.
     let mut defaults = Vec::new();
+    if let Some(unused) = args
+        .workload
+        .unused_model_options()
+        .filter(|_| !traces.is_empty())
+    {
+        eprintln!("goalc: warning: {unused}");
+    }
     if traces.is_empty() {
         if plan.load.is_none() && plan.load_factors.is_empty() {
             plan.load = Some(MODEL_LOAD);

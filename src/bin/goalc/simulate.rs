@@ -61,6 +61,13 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         .map(|s| Goal::baseline(s, args.tau))
         .collect();
     let plan = args.workload.plan();
+    if let Some(unused) = args
+        .workload
+        .unused_model_options()
+        .filter(|_| !args.traces.is_empty())
+    {
+        eprintln!("goalc: warning: {unused}");
+    }
     let workloads = plan.workloads(&args.traces)?;
     for warning in plan.load_warnings(&workloads) {
         eprintln!("goalc: warning: {warning}");

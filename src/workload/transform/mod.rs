@@ -345,11 +345,11 @@ pub fn date_offsets(
 }
 
 /// The first `n` jobs in submit order (QOPS uses 5000-job subsets); the
-/// rest are dropped and counted as outside the window.
+/// rest are dropped and counted as such.
 pub fn first_jobs(w: &Workload, n: usize) -> Workload {
     let mut out = w.clone();
     for _ in n.min(out.jobs.len())..out.jobs.len() {
-        out.dropped.add(DropReason::OutsideWindow);
+        out.dropped.add(DropReason::PastFirstJobs);
     }
     out.jobs.truncate(n);
     out
@@ -716,7 +716,8 @@ mod tests {
     fn first_jobs_keeps_a_prefix() {
         let w = first_jobs(&workload(), 2);
         assert_eq!(w.jobs.len(), 2);
-        assert_eq!(w.dropped.get(DropReason::OutsideWindow), 1);
+        assert_eq!(w.dropped.get(DropReason::PastFirstJobs), 1);
+        assert_eq!(w.dropped.get(DropReason::OutsideWindow), 0);
     }
 
     #[test]
