@@ -53,7 +53,7 @@ fn bad_swf_line_names_file_line_and_field() {
     let err = one_line_error(&goalc(&["simulate", path.to_str().unwrap()]));
     assert!(
         err.contains(&format!(
-            "{}:3: field 4 (run time): `1O0` is not an integer",
+            "{}:3: field 4 (run time): `1O0` is not a number",
             path.display()
         )),
         "{err}"

@@ -549,7 +549,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "t.swf:6: field 4 (run time): `1x` is not an integer"
+            "t.swf:6: field 4 (run time): `1x` is not a number"
         );
         let e = parse_str(&format!("{HEADER}1 0 0 10\n")).unwrap_err();
         assert_eq!(
@@ -639,6 +639,52 @@ mod tests {
     }
 
     #[test]
+    fn time_fields_with_fractions_read_to_the_nearest_second() {
+        // "It is permissible to use floating point values for time fields"
+        // (the SWF's definition); other fields stay whole numbers.
+        let w = parse_str(&format!(
+            "{HEADER}1 0.5 0.4 10.5 1 -1 -1 1 1e2 -1 1 1 1 -1 1 -1 -1 2.49\n\
+             2 3.5 -1 0.3 1 -1 -1 1 -1.0 -1 1 1 1 -1 1 -1 -1 -1\n"
+        ))
+        .unwrap();
+        let j = &w.jobs[0];
+        assert_eq!((j.submit, j.runtime, j.estimate), (1, 11, 100));
+        assert_eq!((j.swf.wait, j.swf.think_time), (0, 2));
+        // Under half a second is no run time, as in a log of whole seconds.
+        assert_eq!(w.jobs.len(), 1);
+        assert_eq!(w.dropped.get(DropReason::RuntimeMissing), 1);
+        let e = parse_str(&format!(
+            "{HEADER}1 0 0 10 1.5 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.swf:5: field 5 (allocated processors): `1.5` is not an integer"
+        );
+        for (value, said) in [
+            ("9007199254740992.0", "is above 9007199254740991"),
+            ("-1e300", "is below -9007199254740991"),
+            ("nan", "is not a number"),
+            ("inf", "is not a number"),
+        ] {
+            let e = parse_str(&format!(
+                "{HEADER}1 0 0 {value} 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+            ))
+            .unwrap_err();
+            assert!(e.to_string().contains(said), "{value}: {e}");
+        }
+        let e = parse_str(&format!(
+            "{HEADER}1 0 1e19 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+        ))
+        .unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("beyond the range of a 64-bit integer"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn a_field_with_a_control_character_is_shown_escaped() {
         // A vertical tab is not whitespace here: shown as is, the field
         // would read `-1`, a fine integer.
@@ -648,7 +694,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "t.swf:5: field 18 (think time): `-1\\u{b}` is not an integer"
+            "t.swf:5: field 18 (think time): `-1\\u{b}` is not a number"
         );
     }
 
@@ -735,7 +781,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.ends_with(".swf.gz:40005: field 4 (run time): `1x` is not an integer"),
+            e.ends_with(".swf.gz:40005: field 4 (run time): `1x` is not a number"),
             "{e}"
         );
     }

@@ -55,6 +55,11 @@ pub(super) enum Bad {
 /// the schedule must read back.
 const TIME_FIELDS: u32 = 1 << 2 | 1 << 4 | 1 << 6 | 1 << 9 | 1 << 18;
 
+/// The fields in seconds, the wait too, which the SWF allows to be written
+/// with fractions ("it is permissible to use floating point values for time
+/// fields"): read to the nearest second.
+const SECONDS_FIELDS: u32 = TIME_FIELDS | 1 << 3;
+
 /// Reads the record on `text[start..end]`, a line without its leading and
 /// trailing whitespace. Bytes after `end` may be read but never count.
 pub(super) fn record(text: &[u8], start: usize, end: usize) -> Result<SwfRecord, LineError> {
@@ -314,6 +319,14 @@ fn slow_field(
         let magnitude = match integer(digits) {
             Integer::Value(m) => m,
             Integer::TooLong => return Err(beyond()),
+            Integer::NotOne if SECONDS_FIELDS & (1 << field) != 0 => {
+                return seconds(tok, is_time)
+                    .map(|t| {
+                        fields.ints[field - 1] = t;
+                        stop
+                    })
+                    .map_err(bad);
+            }
             Integer::NotOne => return Err(bad(Bad::NotInteger)),
         };
         // As low as `i64::MIN`, whose magnitude is one more than the most.
@@ -337,6 +350,37 @@ fn slow_field(
         }));
     }
     Ok(stop)
+}
+
+/// A time field written with a fraction or an exponent (the SWF allows
+/// them), to the nearest whole second, as logs in whole seconds round
+/// them. `limited`: within [`MAX_TIME`] of zero, else within 64 bits.
+fn seconds(tok: &[u8], limited: bool) -> Result<i64, Bad> {
+    let v = std::str::from_utf8(tok)
+        .ok()
+        .and_then(|s| s.parse::<f64>().ok())
+        .filter(|v| v.is_finite())
+        .ok_or(Bad::NotNumber)?
+        .round();
+    // 2^63 itself is past `i64::MAX`.
+    let most = if limited {
+        MAX_TIME as f64
+    } else {
+        9.223_372_036_854_775e18
+    };
+    match v {
+        v if v > most => Err(if limited {
+            Bad::TooLarge
+        } else {
+            Bad::Beyond64
+        }),
+        v if v < -most => Err(if limited {
+            Bad::TooSmall
+        } else {
+            Bad::Beyond64
+        }),
+        v => Ok(v as i64),
+    }
 }
 
 /// What unsigned decimal digits read as.
