@@ -121,6 +121,9 @@ pub enum DropReason {
     OutsideWindow,
     /// After the first jobs kept (`--first-jobs`).
     PastFirstJobs,
+    /// A record of one partial execution of a checkpointed or swapped job
+    /// (SWF status 2 to 4, beside the job's summary line of the same number).
+    PartialRecord,
 }
 
 impl fmt::Display for DropReason {
@@ -132,6 +135,9 @@ impl fmt::Display for DropReason {
             DropReason::SubmitMissing => "submit time missing",
             DropReason::OutsideWindow => "outside the time window",
             DropReason::PastFirstJobs => "after the first jobs kept",
+            DropReason::PartialRecord => {
+                "partial-execution records beside their job's summary line"
+            }
         })
     }
 }

@@ -874,6 +874,38 @@ mod tests {
     }
 
     #[test]
+    fn partial_execution_records_leave_the_summary_line_as_the_job() {
+        // Job 1 swapped out once: its summary line (status 1, the whole
+        // run time), then its two partial executions (status 2, then 3).
+        // Job 2's status 4 has no summary line beside it: some logs keep
+        // exit codes there, and it is a job like any other.
+        let w = parse_str(&format!(
+            "{HEADER}1 0 5 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n\
+             1 0 5 40 2 -1 -1 2 200 -1 2 1 1 -1 1 -1 -1 -1\n\
+             2 10 0 30 1 -1 -1 1 50 -1 4 1 1 -1 1 -1 -1 -1\n\
+             1 0 70 60 2 -1 -1 2 200 -1 3 1 1 -1 1 -1 -1 -1\n\
+             3 20 0 30 1 -1 -1 1 50 -1 0 1 1 -1 1 -1 -1 -1\n"
+        ))
+        .unwrap();
+        let jobs: Vec<(i64, Time)> = w.jobs.iter().map(|j| (j.number, j.runtime)).collect();
+        assert_eq!(jobs, [(1, 100), (2, 30), (3, 30)]);
+        assert_eq!(w.dropped.get(DropReason::PartialRecord), 2);
+        // Partial records without a summary line, or two summary lines:
+        // repeated numbers as before.
+        for (status_a, status_b) in [(2, 3), (1, 1), (0, 5)] {
+            let e = parse_str(&format!(
+                "{HEADER}1 0 5 100 2 -1 -1 2 200 -1 {status_a} 1 1 -1 1 -1 -1 -1\n\
+                 1 0 5 40 2 -1 -1 2 200 -1 {status_b} 1 1 -1 1 -1 -1 -1\n"
+            ))
+            .unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "t.swf:6: field 1 (job number): job number 1 already used on line 5"
+            );
+        }
+    }
+
+    #[test]
     fn duplicate_job_number_is_an_error() {
         let line = "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
         let e = parse_str(&format!("{HEADER}{line}{line}")).unwrap_err();

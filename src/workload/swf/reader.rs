@@ -10,8 +10,9 @@ pub(super) struct Reader {
     header_lines: Vec<String>,
     dropped: Dropped,
     jobs: Vec<Job>,
-    /// Job number and line of every record, for the duplicate check.
-    numbers: Vec<(i64, usize)>,
+    /// Job number and line of every record, and whether it is a partial
+    /// execution's ([`is_partial`]), for the duplicate check.
+    numbers: Vec<(i64, usize, bool)>,
     /// Lines read so far.
     lines: usize,
     /// Processors of the widest job.
@@ -98,7 +99,8 @@ impl Reader {
             return Ok(());
         }
         let record = parse_record(text, start, end, path, self.lines)?;
-        self.numbers.push((record.job_number, self.lines));
+        self.numbers
+            .push((record.job_number, self.lines, is_partial(&record)));
         // The width check waits until the header has given the machine size.
         match job_from_record(&record, u32::MAX) {
             Ok(job) => {
@@ -171,7 +173,7 @@ impl Reader {
         self.numbers.extend(
             other.numbers[from.numbers..to.numbers]
                 .iter()
-                .map(|&(number, line)| (number, line - from.lines + lines)),
+                .map(|&(number, line, partial)| (number, line - from.lines + lines, partial)),
         );
         self.header_lines
             .extend_from_slice(&other.header_lines[from.headers..to.headers]);
@@ -194,13 +196,32 @@ impl Reader {
         name: &str,
         opts: &ReadOptions,
     ) -> Result<Workload, SwfError> {
-        if let Some((number, line, first)) = first_duplicate(&mut self.numbers) {
-            return Err(SwfError::Field {
-                path: path.to_path_buf(),
+        let partial_jobs = match repeated_numbers(&mut self.numbers) {
+            Repeats::None => Vec::new(),
+            Repeats::Partial(numbers) => numbers,
+            Repeats::Duplicate {
+                number,
                 line,
-                field: 1,
-                message: format!("job number {number} already used on line {first}"),
-            });
+                first,
+            } => {
+                return Err(SwfError::Field {
+                    path: path.to_path_buf(),
+                    line,
+                    field: 1,
+                    message: format!("job number {number} already used on line {first}"),
+                })
+            }
+        };
+        if !partial_jobs.is_empty() {
+            // Only the partial records of jobs that have a summary line:
+            // elsewhere status 2 to 4 may mean something else (exit codes
+            // in some logs).
+            let before = self.jobs.len();
+            self.jobs
+                .retain(|j| !(is_partial(&j.swf) && partial_jobs.binary_search(&j.number).is_ok()));
+            for _ in self.jobs.len()..before {
+                self.dropped.add(DropReason::PartialRecord);
+            }
         }
         let header = SwfHeader::from_lines(self.header_lines);
         let from_header = match opts.procs {
@@ -239,19 +260,58 @@ impl Reader {
     }
 }
 
-/// The earliest repeated job number as (number, line, line of first use).
+/// Whether a record is one partial execution of a checkpointed or swapped
+/// job (SWF status 2, 3 or 4), which the SWF gives a summary line of its
+/// own, of the same job number: the job.
+fn is_partial(r: &SwfRecord) -> bool {
+    (2..=4).contains(&r.status)
+}
+
+/// What the job numbers of a trace repeat.
+#[derive(Debug, PartialEq)]
+enum Repeats {
+    None,
+    /// Only jobs with one summary line and partial-execution records: the
+    /// numbers of those jobs, ascending.
+    Partial(Vec<i64>),
+    /// The earliest repeat that is not that: the number, its line and the
+    /// line of its first use.
+    Duplicate {
+        number: i64,
+        line: usize,
+        first: usize,
+    },
+}
+
 /// Archive traces number jobs in increasing order, which is checked in one
 /// pass; only otherwise are the numbers sorted.
-fn first_duplicate(numbers: &mut [(i64, usize)]) -> Option<(i64, usize, usize)> {
+fn repeated_numbers(numbers: &mut [(i64, usize, bool)]) -> Repeats {
     if numbers.windows(2).all(|w| w[0].0 < w[1].0) {
-        return None;
+        return Repeats::None;
     }
     numbers.sort_unstable();
-    numbers
-        .windows(2)
-        .filter(|w| w[0].0 == w[1].0)
-        .map(|w| (w[0].0, w[1].1, w[0].1))
-        .min_by_key(|&(_, line, _)| line)
+    let mut partial = Vec::new();
+    let mut duplicate: Option<(i64, usize, usize)> = None;
+    for group in numbers.chunk_by(|a, b| a.0 == b.0).filter(|g| g.len() > 1) {
+        if group.iter().filter(|r| !r.2).count() == 1 {
+            partial.push(group[0].0);
+        } else {
+            // Sorted by line within the number: the second is the repeat.
+            let (number, line) = (group[0].0, group[1].1);
+            if duplicate.is_none_or(|(_, l, _)| line < l) {
+                duplicate = Some((number, line, group[0].1));
+            }
+        }
+    }
+    match (duplicate, partial.is_empty()) {
+        (Some((number, line, first)), _) => Repeats::Duplicate {
+            number,
+            line,
+            first,
+        },
+        (None, true) => Repeats::None,
+        (None, false) => Repeats::Partial(partial),
+    }
 }
 
 /// The record on `text[start..end]` (a line without leading and trailing
