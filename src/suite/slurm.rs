@@ -31,9 +31,30 @@ fn quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
 }
 
-/// The three scripts: `array.sbatch`, `merge.sbatch`, `submit.sh`.
-pub fn scripts(p: &SlurmPlan) -> Vec<Script> {
+/// A character of `dir` that an `#SBATCH` line cannot carry, if any.
+/// sbatch reads those lines with its own tokenizer, not the shell's: a
+/// backslash escapes even between single quotes, a quote of either kind
+/// ends a word, and `--output` expands `%` patterns; a line break ends the
+/// directive.
+pub fn unfit_for_directives(dir: &Path) -> Option<char> {
+    dir.to_string_lossy()
+        .chars()
+        .find(|c| matches!(c, '\\' | '\'' | '"' | '%') || c.is_control())
+}
+
+/// The three scripts: `array.sbatch`, `merge.sbatch`, `submit.sh`; an
+/// error naming the character when `dir` cannot be written in an
+/// `#SBATCH` line ([`unfit_for_directives`]).
+pub fn scripts(p: &SlurmPlan) -> Result<Vec<Script>, String> {
     let dir = p.dir;
+    if let Some(c) = unfit_for_directives(dir) {
+        return Err(format!(
+            "the scripts' folder `{}` has {c:?}, which an #SBATCH line cannot carry \
+             (sbatch does not read them as the shell does): choose a folder without \
+             backslashes, quotes, `%` or control characters",
+            dir.display()
+        ));
+    }
     let n = p.shards;
     let env = match p.traces {
         Some(t) => format!("export GOALC_TRACES={}\n", quote(t)),
@@ -84,12 +105,13 @@ pub fn scripts(p: &SlurmPlan) -> Vec<Script> {
          array=${{array%%;*}}\n\
          merge=$(sbatch --parsable --dependency=afterok:\"$array\" {merge})\n\
          merge=${{merge%%;*}}\n\
-         echo \"array job $array ({n} tasks), merge job $merge: {out}\"\n",
+         echo \"array job $array ({n} tasks), merge job $merge:\" {out}\n",
         array = quote(&dir.join("array.sbatch")),
         merge = quote(&dir.join("merge.sbatch")),
-        out = dir.join("merged.jsonl").display(),
+        // A word of its own: between double quotes `$(...)` would run.
+        out = quote(&dir.join("merged.jsonl")),
     );
-    vec![
+    Ok(vec![
         Script {
             name: "array.sbatch",
             text: array,
@@ -105,12 +127,44 @@ pub fn scripts(p: &SlurmPlan) -> Vec<Script> {
             text: submit,
             executable: true,
         },
-    ]
+    ])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_folder_name_is_never_run_as_a_command_and_unfit_ones_are_refused() {
+        let plan = |dir| SlurmPlan {
+            goalc: Path::new("/opt/goalc"),
+            suite: Path::new("/s.toml"),
+            dir: Path::new(dir),
+            shards: 2,
+            traces: None,
+        };
+        // `$(...)` in a folder's name stays text: single quotes throughout.
+        let s = scripts(&plan("/out/x$(touch /tmp/p)`id`")).expect("fit for #SBATCH");
+        let submit = &s.iter().find(|x| x.name == "submit.sh").unwrap().text;
+        let last = submit.lines().last().unwrap();
+        assert_eq!(
+            last,
+            "echo \"array job $array (2 tasks), merge job $merge:\" \
+             '/out/x$(touch /tmp/p)`id`/merged.jsonl'"
+        );
+        for dir in [
+            "/out/back\\slash",
+            "/out/50%",
+            "/out/it's",
+            "/out/\"q\"",
+            "/out/a\nb",
+        ] {
+            let e = scripts(&plan(dir))
+                .err()
+                .unwrap_or_else(|| panic!("{dir:?} accepted"));
+            assert!(e.contains("an #SBATCH line cannot carry"), "{e}");
+        }
+    }
 
     #[test]
     fn the_array_has_one_task_per_shard_and_the_merge_waits_for_it() {
@@ -121,7 +175,7 @@ mod tests {
             shards: 4,
             traces: Some(Path::new("/traces")),
         };
-        let s = scripts(&plan);
+        let s = scripts(&plan).expect("a plain folder");
         let text = |name: &str| s.iter().find(|x| x.name == name).unwrap().text.clone();
         let array = text("array.sbatch");
         assert!(array.contains("#SBATCH --array=0-3\n"), "{array}");

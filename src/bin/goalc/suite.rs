@@ -146,6 +146,15 @@ fn emit_slurm(
                 .into(),
         ));
     }
+    // Refused before anything is made: the scripts could not name it.
+    let whole = std::env::current_dir().map_or_else(|_| dir.to_path_buf(), |cwd| cwd.join(dir));
+    if let Some(c) = goalc::suite::slurm::unfit_for_directives(&whole) {
+        return Err(CliError::Usage(format!(
+            "--emit-slurm: `{}` has {c:?}, which an #SBATCH line cannot carry: choose a \
+             folder without backslashes, quotes, `%` or control characters",
+            whole.display()
+        )));
+    }
     std::fs::create_dir_all(dir).map_err(CliError::write(dir))?;
     let goalc = std::env::current_exe()
         .map_err(|e| CliError::Usage(format!("cannot find the goalc binary: {e}")))?;
@@ -159,7 +168,7 @@ fn emit_slurm(
         shards,
         traces: traces.as_deref(),
     };
-    for s in scripts(&plan) {
+    for s in scripts(&plan).map_err(CliError::Usage)? {
         let path = dir.join(s.name);
         std::fs::write(&path, &s.text).map_err(CliError::write(&path))?;
         if s.executable {
