@@ -1,8 +1,10 @@
 //! Which records of a store a run can reuse: those of this store format
 //! and goalc version whose key is a cell the run wants. Anything else (a
-//! cell no longer in the suite, another version's numbers, a key twice) is
-//! left out, and the store is rewritten without it, so that a store always
-//! holds exactly the cells of the suite (or shard) that last ran on it.
+//! cell no longer in the suite, another version's numbers, a record twice)
+//! is left out, and the store is rewritten without it, so that a store
+//! always holds exactly the cells of the suite (or shard) that last ran on
+//! it. Two different records for one cell are refused, as `merge` refuses
+//! them: which one is right cannot be told.
 
 use super::file::{write_atomically, StoreContents};
 use super::record::{Record, FORMAT, GOALC_VERSION};
@@ -18,25 +20,48 @@ pub struct Reuse {
     pub dropped: usize,
 }
 
-/// Picks from `contents` the records for `wanted` keys, marked with
-/// `suite` (a record's suite id follows the suite that reuses it: its key
-/// says its inputs are unchanged).
-pub fn reusable(contents: &StoreContents, suite: &str, wanted: &BTreeSet<&str>) -> Reuse {
+/// Picks from `contents` (the store at `path`) the records for `wanted`
+/// keys, marked with `suite` (a record's suite id follows the suite that
+/// reuses it: its key says its inputs are unchanged).
+pub fn reusable(
+    path: &Path,
+    contents: &StoreContents,
+    suite: &str,
+    wanted: &BTreeSet<&str>,
+) -> Result<Reuse, StoreError> {
     let mut out = Reuse::default();
-    for r in &contents.records {
-        let usable = r.format == FORMAT
-            && r.goalc == GOALC_VERSION
-            && wanted.contains(r.key.as_str())
-            && !out.kept.contains_key(&r.key);
-        if usable {
-            let mut r = r.clone();
-            r.suite = suite.to_string();
-            out.kept.insert(r.key.clone(), r);
-        } else {
+    // Line of each kept record, to name both of two that differ.
+    let mut lines: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, r) in contents.records.iter().enumerate() {
+        let usable =
+            r.format == FORMAT && r.goalc == GOALC_VERSION && wanted.contains(r.key.as_str());
+        if !usable {
             out.dropped += 1;
+            continue;
+        }
+        let mut r = r.clone();
+        r.suite = suite.to_string();
+        match out.kept.get(&r.key) {
+            Some(first) if *first != r => {
+                return Err(StoreError::Refused(format!(
+                    "{}: lines {} and {} hold different records for cell {} ({} on {}): \
+                     remove the wrong one (or both, to run the cell again)",
+                    path.display(),
+                    lines[r.key.as_str()],
+                    i + 1,
+                    r.key,
+                    r.goal,
+                    r.trace
+                )))
+            }
+            Some(_) => out.dropped += 1,
+            None => {
+                lines.insert(&contents.records[i].key, i + 1);
+                out.kept.insert(r.key.clone(), r);
+            }
         }
     }
-    out
+    Ok(out)
 }
 
 /// Whether the store must be rewritten to hold exactly `reuse.kept`, in
@@ -84,12 +109,31 @@ mod tests {
             ..StoreContents::default()
         };
         let wanted: BTreeSet<&str> = ["a", "b"].into();
-        let r = reusable(&contents, "new-suite", &wanted);
+        let r = reusable(Path::new("s.jsonl"), &contents, "new-suite", &wanted).unwrap();
         assert_eq!(r.kept.keys().collect::<Vec<_>>(), ["a"]);
         assert_eq!(r.kept["a"].suite, "new-suite");
         // b: other version; c: not wanted; the second a: twice.
         assert_eq!(r.dropped, 3);
         assert!(needs_rewrite(&contents, &r));
+    }
+
+    #[test]
+    fn two_different_records_for_one_cell_are_refused() {
+        let mut changed = rec("a", GOALC_VERSION);
+        changed.report.epochs += 1;
+        let contents = StoreContents {
+            records: vec![rec("b", GOALC_VERSION), changed, rec("a", GOALC_VERSION)],
+            ..StoreContents::default()
+        };
+        let e = reusable(Path::new("s.jsonl"), &contents, "s", &["a", "b"].into()).unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("s.jsonl: lines 2 and 3 hold different records for cell a"),
+            "{e}"
+        );
+        // Not wanted, the cell's records are left out whatever they hold.
+        let r = reusable(Path::new("s.jsonl"), &contents, "s", &["b"].into()).unwrap();
+        assert_eq!((r.kept.len(), r.dropped), (1, 2));
     }
 
     #[test]
@@ -100,10 +144,10 @@ mod tests {
             records: vec![a],
             ..StoreContents::default()
         };
-        let r = reusable(&contents, "s", &["a"].into());
+        let r = reusable(Path::new("s.jsonl"), &contents, "s", &["a"].into()).unwrap();
         assert_eq!((r.kept.len(), r.dropped), (1, 0));
         assert!(!needs_rewrite(&contents, &r));
-        let r = reusable(&contents, "t", &["a"].into());
+        let r = reusable(Path::new("s.jsonl"), &contents, "t", &["a"].into()).unwrap();
         assert!(needs_rewrite(&contents, &r));
     }
 }

@@ -44,7 +44,7 @@ pub fn run(
     let selected = layout.shard(shard);
     let wanted: BTreeSet<&str> = selected.iter().map(|c| c.key.as_str()).collect();
     let contents = Store::read(store_path)?;
-    let reuse = reusable(&contents, &layout.suite_id, &wanted);
+    let reuse = reusable(store_path, &contents, &layout.suite_id, &wanted)?;
     if needs_rewrite(&contents, &reuse) {
         rewrite(store_path, &reuse.kept.values().collect::<Vec<_>>())?;
     }
