@@ -142,6 +142,12 @@ impl Default for EsConfig {
     }
 }
 
+/// The most parents or offspring a generation may have: each offspring is
+/// a whole simulation per generation, so more is no run anyone waits for,
+/// and a number out of reach (a mistyped `--lambda`) must be an error, not
+/// an allocation that aborts the process.
+pub const MAX_POPULATION: usize = 1_000_000;
+
 impl EsConfig {
     /// Checks the numbers make sense; [`Es::new`] and [`Es::resume`] call it.
     pub fn validate(&self) -> Result<(), EsError> {
@@ -150,6 +156,12 @@ impl EsConfig {
         }
         if self.lambda == 0 {
             return Err(EsError::ZeroLambda);
+        }
+        if self.mu > MAX_POPULATION || self.lambda > MAX_POPULATION {
+            return Err(EsError::TooLarge {
+                mu: self.mu,
+                lambda: self.lambda,
+            });
         }
         let initial = self.initial_sigma_fraction;
         // Written so that NaN fails too.
@@ -289,6 +301,17 @@ pub enum EsError {
     /// λ = 0.
     #[error("lambda (offspring per generation) must be at least 1")]
     ZeroLambda,
+    /// μ or λ past [`MAX_POPULATION`].
+    #[error(
+        "mu ({mu}) and lambda ({lambda}) may each be at most {MAX_POPULATION}: every \
+         offspring is a whole simulation per generation"
+    )]
+    TooLarge {
+        /// Parents per generation asked for.
+        mu: usize,
+        /// Offspring per generation asked for.
+        lambda: usize,
+    },
     /// The initial step-size fraction is outside (0, 1].
     #[error("initial_sigma_fraction must be in (0, 1], got {0}")]
     InitialSigmaFraction(f64),
@@ -1562,6 +1585,21 @@ mod tests {
         };
         assert_eq!(with(|c| c.mu = 0), EsError::ZeroMu);
         assert_eq!(with(|c| c.lambda = 0), EsError::ZeroLambda);
+        // Out of reach: an error, not an allocation that aborts.
+        assert_eq!(
+            with(|c| c.lambda = 100_000_000_000),
+            EsError::TooLarge {
+                mu: 15,
+                lambda: 100_000_000_000
+            }
+        );
+        assert_eq!(
+            with(|c| c.mu = usize::MAX),
+            EsError::TooLarge {
+                mu: usize::MAX,
+                lambda: 105
+            }
+        );
         assert_eq!(
             with(|c| c.initial_sigma_fraction = 0.0),
             EsError::InitialSigmaFraction(0.0)
