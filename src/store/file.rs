@@ -33,8 +33,22 @@ pub struct Store {
 }
 
 impl Store {
-    /// Reads the store at `path`; a missing file is an empty store.
+    /// Reads the store at `path`; a missing file is an empty store, and
+    /// anything but a regular file an error (a device or a pipe would be
+    /// read for ever).
     pub fn read(path: &Path) -> Result<StoreContents, StoreError> {
+        match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(StoreError::Refused(format!(
+                    "{}: not a regular file, so not a store",
+                    path.display()
+                )))
+            }
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(StoreError::io(path, e))
+            }
+            _ => {}
+        }
         let bytes = match std::fs::read(path) {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
@@ -176,6 +190,17 @@ mod tests {
         let bytes = line(1) + "{\"format\": 1}\n";
         let e = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap_err();
         assert!(e.to_string().starts_with("s.jsonl:2:"), "{e}");
+    }
+
+    #[test]
+    fn a_device_or_a_folder_is_not_a_store() {
+        for path in ["/dev/zero", "/tmp"] {
+            let e = Store::read(Path::new(path)).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("{path}: not a regular file, so not a store")
+            );
+        }
     }
 
     #[test]

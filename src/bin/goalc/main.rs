@@ -163,7 +163,7 @@ pub fn read_store(
     path: &std::path::Path,
     what: &str,
 ) -> Result<goalc::store::StoreContents, CliError> {
-    if !path.is_file() {
+    if !path.exists() {
         return Err(CliError::Usage(format!(
             "{}: no such store",
             path.display()

@@ -5,6 +5,7 @@
 use crate::bench::BenchArgs;
 use crate::CliError;
 use goalc::report::render;
+use goalc::run::{FactorBy, LoadBy};
 use goalc::suite::slurm::{scripts, SlurmPlan};
 use goalc::suite::{self, Layout, Shard};
 use std::io::{IsTerminal, Write};
@@ -28,6 +29,8 @@ fn replaced(args: &BenchArgs) -> Vec<&'static str> {
         (w.cooldown != 0, "--cooldown"),
         (w.load.is_some(), "--load"),
         (!w.load_factor.is_empty(), "--load-factor"),
+        (w.load_by != LoadBy::default(), "--load-by"),
+        (w.factor_by != FactorBy::default(), "--factor-by"),
         (!args.events.events.is_per_instant(), "--events"),
         (w.model_jobs.is_some(), "--model-jobs"),
         (w.model_procs.is_some(), "--model-procs"),
