@@ -893,3 +893,49 @@ fn generate_adds_users_without_changing_the_jobs() {
         stderr(&o)
     );
 }
+
+#[test]
+fn train_refuses_to_write_over_its_template_or_its_output() {
+    let template = scratch(
+        "clobber-template.goal",
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/goals/train/greedy-f2.goal"
+        ))
+        .expect("the template"),
+    );
+    let before = std::fs::read_to_string(template.arg()).unwrap();
+    let out = scratch_dir("clobber-out.goal");
+    let small = [
+        "--model-jobs",
+        "50",
+        "--model-procs",
+        "16",
+        "--mu",
+        "1",
+        "--lambda",
+        "1",
+        "--generations",
+        "1",
+    ];
+    for (checkpoint, said) in [
+        (
+            template.arg(),
+            "the template and --checkpoint are the same file",
+        ),
+        (out.arg(), "-o and --checkpoint are the same file"),
+    ] {
+        let mut args = vec![
+            "train",
+            template.arg(),
+            "-o",
+            out.arg(),
+            "--checkpoint",
+            checkpoint,
+        ];
+        args.extend(small);
+        let err = one_line_error(&goalc(&args));
+        assert!(err.contains(said), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(template.arg()).unwrap(), before);
+}

@@ -47,7 +47,36 @@ pub struct TrainArgs {
     pub resume: bool,
 }
 
+/// Whether `a` and `b` name one file (followed through links when they
+/// exist, else compared as absolute paths).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let whole = |p: &Path| {
+        std::fs::canonicalize(p)
+            .or_else(|_| std::path::absolute(p))
+            .ok()
+    };
+    whole(a).is_some_and(|a| Some(a) == whole(b))
+}
+
 pub fn run(args: TrainArgs) -> Result<(), CliError> {
+    // Each is written over while training: none may be another's file.
+    let files = [
+        ("the template", Some(args.template.as_path())),
+        ("-o", Some(args.out.as_path())),
+        ("--checkpoint", args.checkpoint.as_deref()),
+    ];
+    for (i, (a, pa)) in files.iter().enumerate() {
+        for (b, pb) in &files[i + 1..] {
+            if let (Some(pa), Some(pb)) = (pa, pb) {
+                if same_file(pa, pb) {
+                    return Err(CliError::Usage(format!(
+                        "{a} and {b} are the same file, `{}`: training writes over {b}",
+                        pb.display()
+                    )));
+                }
+            }
+        }
+    }
     let text = std::fs::read_to_string(&args.template)
         .map_err(|e| CliError::Usage(format!("{}: {e}", args.template.display())))?;
     let file = args.template.display().to_string();
