@@ -31,30 +31,32 @@ fn quote(p: &Path) -> String {
     format!("'{}'", p.display().to_string().replace('\'', r"'\''"))
 }
 
-/// A character of `dir` that an `#SBATCH` line cannot carry, if any.
-/// sbatch reads those lines with its own tokenizer, not the shell's: a
-/// backslash escapes even between single quotes, a quote of either kind
-/// ends a word, and `--output` expands `%` patterns; a line break ends the
-/// directive.
-pub fn unfit_for_directives(dir: &Path) -> Option<char> {
-    dir.to_string_lossy()
+/// Whether `dir` can be written in an `#SBATCH` line, else why not. sbatch
+/// reads those lines with its own tokenizer, not the shell's: a backslash
+/// escapes even between single quotes, a quote of either kind ends a word,
+/// and `--output` expands `%` patterns; a line break ends the directive.
+pub fn check_folder(dir: &Path) -> Result<(), String> {
+    let unfit = dir
+        .to_string_lossy()
         .chars()
-        .find(|c| matches!(c, '\\' | '\'' | '"' | '%') || c.is_control())
-}
-
-/// The three scripts: `array.sbatch`, `merge.sbatch`, `submit.sh`; an
-/// error naming the character when `dir` cannot be written in an
-/// `#SBATCH` line ([`unfit_for_directives`]).
-pub fn scripts(p: &SlurmPlan) -> Result<Vec<Script>, String> {
-    let dir = p.dir;
-    if let Some(c) = unfit_for_directives(dir) {
-        return Err(format!(
+        .find(|c| matches!(c, '\\' | '\'' | '"' | '%') || c.is_control());
+    match unfit {
+        None => Ok(()),
+        Some(c) => Err(format!(
             "the scripts' folder `{}` has {c:?}, which an #SBATCH line cannot carry \
              (sbatch does not read them as the shell does): choose a folder without \
              backslashes, quotes, `%` or control characters",
             dir.display()
-        ));
+        )),
     }
+}
+
+/// The three scripts: `array.sbatch`, `merge.sbatch`, `submit.sh`; an
+/// error when `dir` cannot be written in an `#SBATCH` line
+/// ([`check_folder`]).
+pub fn scripts(p: &SlurmPlan) -> Result<Vec<Script>, String> {
+    let dir = p.dir;
+    check_folder(dir)?;
     let n = p.shards;
     let env = match p.traces {
         Some(t) => format!("export GOALC_TRACES={}\n", quote(t)),

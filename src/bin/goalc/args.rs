@@ -96,9 +96,12 @@ pub struct WorkloadArgs {
 }
 
 impl WorkloadArgs {
-    /// A warning for the built-in model's options given for a run on
-    /// traces, where nothing reads them.
-    pub fn unused_model_options(&self) -> Option<String> {
+    /// A warning for the built-in model's options given for a run
+    /// `on_traces`, where nothing reads them.
+    pub fn unused_model_options(&self, on_traces: bool) -> Option<String> {
+        if !on_traces {
+            return None;
+        }
         let given: Vec<&str> = [
             (self.model_jobs.is_some(), "--model-jobs"),
             (self.model_procs.is_some(), "--model-procs"),

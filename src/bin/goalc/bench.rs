@@ -127,11 +127,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let mut plan = args.workload.plan();
     // The model's set-up, for what the user left unsaid; said in the output.
     let mut defaults = Vec::new();
-    if let Some(unused) = args
-        .workload
-        .unused_model_options()
-        .filter(|_| !traces.is_empty())
-    {
+    if let Some(unused) = args.workload.unused_model_options(!traces.is_empty()) {
         eprintln!("goalc: warning: {unused}");
     }
     if traces.is_empty() {

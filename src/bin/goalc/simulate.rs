@@ -61,11 +61,7 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         .map(|s| Goal::baseline(s, args.tau))
         .collect();
     let plan = args.workload.plan();
-    if let Some(unused) = args
-        .workload
-        .unused_model_options()
-        .filter(|_| !args.traces.is_empty())
-    {
+    if let Some(unused) = args.workload.unused_model_options(!args.traces.is_empty()) {
         eprintln!("goalc: warning: {unused}");
     }
     let workloads = plan.workloads(&args.traces)?;

@@ -6,7 +6,7 @@ use crate::bench::BenchArgs;
 use crate::CliError;
 use goalc::report::render;
 use goalc::run::{FactorBy, LoadBy};
-use goalc::suite::slurm::{scripts, SlurmPlan};
+use goalc::suite::slurm::{check_folder, scripts, SlurmPlan};
 use goalc::suite::{self, Layout, Shard};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -151,13 +151,7 @@ fn emit_slurm(
     }
     // Refused before anything is made: the scripts could not name it.
     let whole = std::env::current_dir().map_or_else(|_| dir.to_path_buf(), |cwd| cwd.join(dir));
-    if let Some(c) = goalc::suite::slurm::unfit_for_directives(&whole) {
-        return Err(CliError::Usage(format!(
-            "--emit-slurm: `{}` has {c:?}, which an #SBATCH line cannot carry: choose a \
-             folder without backslashes, quotes, `%` or control characters",
-            whole.display()
-        )));
-    }
+    check_folder(&whole).map_err(CliError::Usage)?;
     std::fs::create_dir_all(dir).map_err(CliError::write(dir))?;
     let goalc = std::env::current_exe()
         .map_err(|e| CliError::Usage(format!("cannot find the goalc binary: {e}")))?;
