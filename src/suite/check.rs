@@ -203,14 +203,13 @@ impl Cx<'_> {
     }
 
     /// A help for a path that does not exist: a near name in its folder.
-    fn near_path(&self, written: &str, want_dir: bool) -> String {
+    fn near_path(&self, written: &str) -> String {
         let p = Path::new(written);
         let parent = p.parent().unwrap_or(Path::new(""));
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
         let entries: Vec<String> = std::fs::read_dir(self.base.join(parent))
             .map(|rd| {
                 rd.filter_map(|e| e.ok())
-                    .filter(|e| e.path().is_dir() == want_dir || !want_dir)
                     .map(|e| e.file_name().to_string_lossy().into_owned())
                     .collect()
             })
@@ -220,10 +219,46 @@ impl Cx<'_> {
             .and_then(|n| did_you_mean(n, entries.iter().map(String::as_str)));
         match found {
             Some(f) => format!("did you mean `{}`?", parent.join(f).display()),
-            None => format!(
-                "paths are relative to the suite file's folder, `{}`",
-                self.base.display()
+            None => {
+                let base = if self.base.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    self.base
+                };
+                format!(
+                    "paths are relative to the suite file's folder, `{}`",
+                    base.display()
+                )
+            }
+        }
+    }
+
+    /// Why `written` is not a usable `what` (say "trace file"): it does not
+    /// exist, or it is something else (a folder, a device, a pipe).
+    fn not_found(&mut self, at: Span, written: &str, what: &str) {
+        let path = self.path(written);
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_dir() => self.help(
+                at,
+                format!("`{written}` is a folder, not a {what}"),
+                format!("name a {what} inside it"),
             ),
+            Ok(_) => self.help(
+                at,
+                format!(
+                    "`{written}` is not a regular file (a device, pipe or socket), so not a {what}"
+                ),
+                format!("name a {what}"),
+            ),
+            Err(_) if std::fs::symlink_metadata(&path).is_ok() => self.help(
+                at,
+                format!("`{written}` is a link to nothing (its target does not exist)"),
+                format!("make the link point to a {what}, or name the {what} itself"),
+            ),
+            Err(_) => {
+                let help = self.near_path(written);
+                self.help(at, format!("no such {what} `{written}`"), help);
+            }
         }
     }
 
@@ -257,12 +292,7 @@ impl Cx<'_> {
             } else if path.is_file() {
                 vec![path]
             } else {
-                let help = self.near_path(g.get_ref(), false);
-                self.help(
-                    at,
-                    format!("no such goal file or folder `{}`", g.get_ref()),
-                    help,
-                );
+                self.not_found(at, g.get_ref(), "goal file or folder");
                 continue;
             };
             for p in found {
@@ -350,12 +380,7 @@ impl Cx<'_> {
         if let Some(p) = &t.path {
             let path = self.path(p.get_ref());
             if !path.is_file() {
-                let help = self.near_path(p.get_ref(), false);
-                self.help(
-                    span(p),
-                    format!("no such trace file `{}`", p.get_ref()),
-                    help,
-                );
+                self.not_found(span(p), p.get_ref(), "trace file");
                 return None;
             }
             return Some(SuiteTrace {
