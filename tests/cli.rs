@@ -939,3 +939,59 @@ fn train_refuses_to_write_over_its_template_or_its_output() {
     }
     assert_eq!(std::fs::read_to_string(template.arg()).unwrap(), before);
 }
+
+#[test]
+fn train_resumes_only_the_training_its_checkpoint_was_of() {
+    let checkpoint = scratch_dir("resume-checkpoint.json");
+    let out = scratch_dir("resume-out.goal");
+    let template = repo("goals/train/greedy-f2.goal");
+    let train = |template: &str, jobs: &str, generations: &str, resume: bool| {
+        let mut args = vec![
+            "train",
+            template,
+            "-o",
+            out.arg(),
+            "--checkpoint",
+            checkpoint.arg(),
+            "--model-jobs",
+            jobs,
+            "--model-procs",
+            "16",
+            "--mu",
+            "2",
+            "--lambda",
+            "3",
+            "--generations",
+            generations,
+        ];
+        if resume {
+            args.push("--resume");
+        }
+        goalc(&args)
+    };
+    let o = train(&template, "60", "1", false);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let saved = std::fs::read_to_string(checkpoint.arg()).unwrap();
+    // The same training goes on from its checkpoint, and ends where a run
+    // never stopped ends.
+    let o = train(&template, "60", "2", true);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let resumed = std::fs::read_to_string(out.arg()).unwrap();
+    let o = train(&template, "60", "2", false);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(out.arg()).unwrap(), resumed);
+    // Another workload or another template is another training.
+    for (template, jobs) in [
+        (template.clone(), "61"),
+        (repo("goals/greedy-hand.goal"), "60"),
+    ] {
+        std::fs::write(checkpoint.arg(), &saved).unwrap();
+        let err = one_line_error(&train(&template, jobs, "2", true));
+        assert!(
+            err.contains(
+                "this checkpoint trained another template, other traces or other workload settings"
+            ),
+            "{template} {jobs}: {err}"
+        );
+    }
+}

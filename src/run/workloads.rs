@@ -160,6 +160,21 @@ impl WorkloadPlan {
     /// are read in parallel; the order is that of the arguments.
     pub fn workloads(&self, traces: &[PathBuf]) -> Result<Vec<Workload>, RunError> {
         self.check()?;
+        // Twice named, a trace would be run and counted twice (a training
+        // objective doubled, a report row repeated).
+        let mut seen: Vec<(PathBuf, &Path)> = Vec::new();
+        for t in traces {
+            let whole = t.canonicalize().unwrap_or_else(|_| t.clone());
+            if let Some((_, first)) = seen.iter().find(|(w, _)| *w == whole) {
+                return Err(RunError::Invalid(format!(
+                    "trace `{}` is named twice (`{}` and `{}`): name each trace once",
+                    whole.display(),
+                    first.display(),
+                    t.display()
+                )));
+            }
+            seen.push((whole, t));
+        }
         let sources: Vec<Option<&Path>> = if traces.is_empty() {
             vec![None]
         } else {
@@ -212,6 +227,16 @@ impl WorkloadPlan {
             return Err(RunError::Invalid(
                 "--warmup and --cooldown go with --window (or --months)".into(),
             ));
+        }
+        for (i, f) in self.load_factors.iter().enumerate() {
+            if self.load_factors[..i]
+                .iter()
+                .any(|g| g.to_bits() == f.to_bits())
+            {
+                return Err(RunError::Invalid(format!(
+                    "--load-factor: {f} is given twice: each factor once"
+                )));
+            }
         }
         Ok(())
     }
@@ -352,6 +377,14 @@ impl WorkloadPlan {
                 })
                 .collect::<Result<_, _>>()?
         };
+        for (i, m) in chosen.iter().enumerate() {
+            if chosen[..i].iter().any(|c| c.0 == m.0) {
+                return Err(RunError::Invalid(format!(
+                    "--months: month {} of {} is chosen twice: each month once",
+                    m.0, w.name
+                )));
+            }
+        }
         chosen
             .into_iter()
             .map(|(label, start, end)| {
@@ -449,6 +482,43 @@ mod tests {
         assert!(ws[0].jobs.len() > 300);
         assert!((ws[0].offered_load() - 0.8).abs() < 0.01);
         assert!(ws[0].name.ends_with("@128p(f=4.000)@0.8"), "{}", ws[0].name);
+    }
+
+    #[test]
+    fn what_would_be_counted_twice_is_refused() {
+        let trace = Path::new(env!("CARGO_MANIFEST_DIR")).join("traces/lublin-1000-64-s2.swf");
+        let again = trace.parent().unwrap().join("./lublin-1000-64-s2.swf");
+        let plan = WorkloadPlan::default();
+        assert_eq!(
+            plan.workloads(std::slice::from_ref(&trace)).unwrap().len(),
+            1
+        );
+        let e = plan
+            .workloads(&[trace.clone(), again])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("is named twice"), "{e}");
+
+        let months = |spec: &str| WorkloadPlan {
+            months: Some(spec.into()),
+            ..WorkloadPlan::default()
+        };
+        let first = months("1").workloads(std::slice::from_ref(&trace)).unwrap();
+        assert_eq!(first.len(), 1);
+        let label = first[0].name.rsplit(':').next().unwrap().to_string();
+        for spec in ["1,1".to_string(), format!("1, {label}")] {
+            let e = months(&spec)
+                .workloads(std::slice::from_ref(&trace))
+                .unwrap_err();
+            assert!(e.to_string().contains("is chosen twice"), "{spec}: {e}");
+        }
+
+        let plan = WorkloadPlan {
+            load_factors: vec![1.5, 1.0, 1.5],
+            ..WorkloadPlan::default()
+        };
+        let e = plan.workloads(&[]).unwrap_err().to_string();
+        assert!(e.contains("1.5 is given twice"), "{e}");
     }
 
     #[test]

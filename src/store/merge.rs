@@ -14,13 +14,26 @@ pub struct Input<'a> {
     pub contents: &'a StoreContents,
 }
 
+/// Where a record is: its store's name and its line there.
+pub(super) type Place<'a> = (&'a str, usize);
+
+/// Two different records for one cell, at `a` and `b`: which is right
+/// cannot be told.
+pub(super) fn conflict(a: Place, b: Place, r: &Record) -> String {
+    format!(
+        "{}:{} and {}:{} hold different records for cell {} ({} on {}): remove the wrong one \
+         (or both, to run the cell again)",
+        a.0, a.1, b.0, b.1, r.key, r.goal, r.trace
+    )
+}
+
 /// The records of all `inputs`, each key once, sorted by key.
 pub fn merge(inputs: &[Input]) -> Result<Vec<Record>, StoreError> {
     // (suite, goalc, format) of the first record seen, and where.
     let mut first: Option<(&str, &Record)> = None;
-    let mut by_key: BTreeMap<&str, (&str, &Record)> = BTreeMap::new();
+    let mut by_key: BTreeMap<&str, (Place, &Record)> = BTreeMap::new();
     for input in inputs {
-        for r in &input.contents.records {
+        for (i, r) in input.contents.records.iter().enumerate() {
             match first {
                 None => first = Some((input.name, r)),
                 Some((name, f)) => {
@@ -45,19 +58,45 @@ pub fn merge(inputs: &[Input]) -> Result<Vec<Record>, StoreError> {
                     }
                 }
             }
-            if let Some((name, other)) = by_key.get(r.key.as_str()) {
+            let here = (input.name, i + 1);
+            if let Some((place, other)) = by_key.get(r.key.as_str()) {
                 if *other != r {
                     return Err(StoreError::Refused(format!(
-                        "cannot merge: {name} and {} hold different records for cell {} ({} on {})",
-                        input.name, r.key, r.goal, r.trace
+                        "cannot merge: {}",
+                        conflict(*place, here, r)
                     )));
                 }
                 continue;
             }
-            by_key.insert(&r.key, (input.name, r));
+            by_key.insert(&r.key, (here, r));
         }
     }
     Ok(by_key.into_values().map(|(_, r)| r.clone()).collect())
+}
+
+/// The records of one store in file order, a record repeated (the same
+/// cell, the same numbers) once: what a report counts. Two different
+/// records for one cell are refused.
+pub fn distinct(input: &Input) -> Result<Vec<Record>, StoreError> {
+    let mut lines: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut out = Vec::new();
+    for (i, r) in input.contents.records.iter().enumerate() {
+        match lines.get(r.key.as_str()) {
+            Some(&line) if input.contents.records[line - 1] != *r => {
+                return Err(StoreError::Refused(conflict(
+                    (input.name, line),
+                    (input.name, i + 1),
+                    r,
+                )));
+            }
+            Some(_) => {}
+            None => {
+                lines.insert(&r.key, i + 1);
+                out.push(r.clone());
+            }
+        }
+    }
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -115,7 +154,10 @@ mod tests {
         for (other, what) in [
             (&other_suite, "different suites"),
             (&other_version, "different goalc versions"),
-            (&conflict, "different records for cell a"),
+            (
+                &conflict,
+                "x.jsonl:1 and y.jsonl:1 hold different records for cell a",
+            ),
         ] {
             let inputs = [
                 Input {
@@ -133,5 +175,37 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn one_store_counts_a_repeated_record_once_and_names_both_lines_of_a_conflict() {
+        let mut changed = rec("a");
+        changed.report.epochs += 1;
+        let contents = store(vec![rec("b"), rec("a"), rec("b"), changed]);
+        let input = Input {
+            name: "s.jsonl",
+            contents: &contents,
+        };
+        let e = distinct(&input).unwrap_err().to_string();
+        assert!(
+            e.starts_with("s.jsonl:2 and s.jsonl:4 hold different records for cell a"),
+            "{e}"
+        );
+        let e = merge(std::slice::from_ref(&input)).unwrap_err().to_string();
+        assert!(
+            e.starts_with("cannot merge: s.jsonl:2 and s.jsonl:4 hold"),
+            "{e}"
+        );
+        let contents = store(vec![rec("b"), rec("a"), rec("b")]);
+        let input = Input {
+            name: "s.jsonl",
+            contents: &contents,
+        };
+        let keys: Vec<String> = distinct(&input)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.key)
+            .collect();
+        assert_eq!(keys, ["b", "a"]);
     }
 }

@@ -108,7 +108,8 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
-fn hex(digest: &[u8]) -> String {
+/// Lower-case hex of a digest.
+pub(crate) fn hex(digest: &[u8]) -> String {
     use std::fmt::Write as _;
     let mut s = String::with_capacity(digest.len() * 2);
     for b in digest {

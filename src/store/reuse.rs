@@ -7,6 +7,7 @@
 //! them: which one is right cannot be told.
 
 use super::file::{write_atomically, StoreContents};
+use super::merge::conflict;
 use super::record::{Record, FORMAT, GOALC_VERSION};
 use super::StoreError;
 use std::collections::{BTreeMap, BTreeSet};
@@ -43,16 +44,9 @@ pub fn reusable(
         r.suite = suite.to_string();
         match out.kept.get(&r.key) {
             Some(first) if *first != r => {
-                return Err(StoreError::Refused(format!(
-                    "{}: lines {} and {} hold different records for cell {} ({} on {}): \
-                     remove the wrong one (or both, to run the cell again)",
-                    path.display(),
-                    lines[r.key.as_str()],
-                    i + 1,
-                    r.key,
-                    r.goal,
-                    r.trace
-                )))
+                let name = path.display().to_string();
+                let first = (name.as_str(), lines[r.key.as_str()]);
+                return Err(StoreError::Refused(conflict(first, (&name, i + 1), &r)));
             }
             Some(_) => out.dropped += 1,
             None => {
@@ -128,7 +122,7 @@ mod tests {
         let e = reusable(Path::new("s.jsonl"), &contents, "s", &["a", "b"].into()).unwrap_err();
         assert!(
             e.to_string()
-                .starts_with("s.jsonl: lines 2 and 3 hold different records for cell a"),
+                .starts_with("s.jsonl:2 and s.jsonl:3 hold different records for cell a"),
             "{e}"
         );
         // Not wanted, the cell's records are left out whatever they hold.

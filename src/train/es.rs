@@ -127,6 +127,11 @@ pub struct EsConfig {
     /// (0, `initial_sigma_fraction`].
     #[serde(with = "exact")]
     pub min_sigma_fraction: f64,
+    /// What is optimised, as the caller names it (a digest of the fitness
+    /// function's inputs): a checkpoint resumes only the same problem, since
+    /// its fitnesses are of that one. Empty by default.
+    #[serde(default)]
+    pub problem: String,
 }
 
 impl Default for EsConfig {
@@ -138,6 +143,7 @@ impl Default for EsConfig {
             seed: 0,
             initial_sigma_fraction: 0.1,
             min_sigma_fraction: 1e-6,
+            problem: String::new(),
         }
     }
 }
@@ -398,6 +404,16 @@ pub enum EsError {
         /// Its value in the checkpoint.
         checkpoint: String,
         /// Its value in this run.
+        expected: String,
+    },
+    /// A checkpoint of another problem ([`EsConfig::problem`]).
+    #[error(
+        "checkpoint was made for another problem ({checkpoint:?}), not this run's ({expected:?})"
+    )]
+    CheckpointProblem {
+        /// The checkpoint's problem.
+        checkpoint: String,
+        /// This run's.
         expected: String,
     },
     /// A checkpoint with another number of parameters.
@@ -719,6 +735,12 @@ impl Es {
         }
         if theirs.seed != ours.seed {
             return differs("seed", theirs.seed.to_string(), ours.seed.to_string());
+        }
+        if theirs.problem != ours.problem {
+            return Err(EsError::CheckpointProblem {
+                checkpoint: theirs.problem.clone(),
+                expected: ours.problem.clone(),
+            });
         }
         // Bits, not ==: anything short of identical changes the run.
         let fractions = [
@@ -1757,6 +1779,17 @@ mod tests {
                 "{name}: {e}"
             );
         }
+        let other = EsConfig {
+            problem: "another".into(),
+            ..base.clone()
+        };
+        assert_eq!(
+            resume(other, toy_bounds(), good.clone()),
+            Err(EsError::CheckpointProblem {
+                checkpoint: String::new(),
+                expected: "another".into()
+            })
+        );
 
         let four = Bounds(vec![(0.0, 1.0), (0.0, 1.0), (0.0, 5.0), (0.0, 1.0)]);
         let e = resume(config(1, 2), four, good.clone()).unwrap_err();

@@ -45,6 +45,31 @@ impl GreedyTraining {
         })
     }
 
+    /// A digest of everything the fitness depends on: the families, the
+    /// groups, the owner objective, and each workload's machine, jobs and
+    /// wall clock. A checkpoint of other traces, settings or template has
+    /// another, so it is not resumed as if it were this training's.
+    pub fn problem(&self) -> String {
+        use sha2::{Digest, Sha256};
+        /// Formats straight into the hash: a trace's jobs are megabytes.
+        struct Hashing(Sha256);
+        impl std::fmt::Write for Hashing {
+            fn write_str(&mut self, s: &str) -> std::fmt::Result {
+                self.0.update(s.as_bytes());
+                Ok(())
+            }
+        }
+        let mut h = Hashing(Sha256::new());
+        let _ = write!(h, "{:?}|{:?}|{:?}", self.families, self.bands, self.owner);
+        for (w, calendar) in &self.workloads {
+            let _ = write!(h, "|{}|{:?}|{:?}", w.procs, calendar, w.jobs);
+        }
+        format!(
+            "greedy training {}",
+            crate::store::record::hex(&h.0.finalize())
+        )
+    }
+
     fn groups(&self) -> usize {
         self.bands.groups()
     }

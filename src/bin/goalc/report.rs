@@ -45,7 +45,13 @@ fn read(path: &Path) -> Result<Vec<Record>, CliError> {
             path.display()
         )));
     }
-    Ok(contents.records)
+    let name = path.display().to_string();
+    let input = goalc::store::merge::Input {
+        name: &name,
+        contents: &contents,
+    };
+    // A record written twice is one cell, counted once.
+    Ok(goalc::store::merge::distinct(&input)?)
 }
 
 pub fn run(args: ReportArgs) -> Result<(), CliError> {

@@ -6,7 +6,7 @@ use crate::CliError;
 use clap::Args;
 use goalc::lang::{check_template, Template};
 use goalc::train::greedy::GreedyTraining;
-use goalc::train::{Bounds, Checkpoint, Es, EsConfig};
+use goalc::train::{Bounds, Checkpoint, Es, EsConfig, EsError};
 use std::io::IsTerminal;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -89,6 +89,9 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             )));
         }
     };
+    if let Some(unused) = args.workload.unused_model_options(!args.traces.is_empty()) {
+        eprintln!("goalc: warning: {unused}");
+    }
     let workloads = args.workload.plan().workloads(&args.traces)?;
     let training = GreedyTraining::new(
         template.greedy.families,
@@ -102,14 +105,21 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         lambda: args.lambda,
         generations: args.generations,
         seed: args.train_seed,
+        problem: training.problem(),
         ..EsConfig::default()
     };
     let bounds: Bounds = training.bounds();
-    let es_error = |e: goalc::train::EsError| CliError::Usage(e.to_string());
+    let es_error = |e: EsError| CliError::Usage(e.to_string());
     let mut es = if args.resume {
         let path = args.checkpoint.as_deref().expect("clap requires it");
         let checkpoint = read_checkpoint(path)?;
-        Es::resume(config, bounds, checkpoint).map_err(es_error)?
+        Es::resume(config, bounds, checkpoint).map_err(|e| match e {
+            EsError::CheckpointProblem { .. } => CliError::Usage(format!(
+                "{}: this checkpoint trained another template, other traces or other workload settings; resume with those, or start afresh without --resume",
+                path.display()
+            )),
+            e => es_error(e),
+        })?
     } else {
         let starts: Vec<Vec<f64>> = template
             .greedy
