@@ -379,6 +379,19 @@ fn a_bad_suite_is_diagnosed_with_its_place_and_nothing_runs() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("remove --load"), "{}", stderr(&o));
+    // What only the trace can tell is said with the suite file and trace.
+    std::fs::write(
+        &suite,
+        format!("goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\npath = \"{ROOT}/traces/lublin-1000-64-s2.swf\"\n[axes]\nmonths = [99]\n"),
+    )
+    .unwrap();
+    let o = run_suite(&suite, &store, &[], "1");
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("bad.toml: trace `lublin-1000-64-s2`: ") && e.contains("`99` is not a month"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -14,7 +14,7 @@ use crate::run::{FactorBy, LoadBy, WindowSpec};
 use crate::sim::EventMode;
 use crate::store::sha256_hex;
 use crate::units::parse_duration;
-use crate::workload::model::ModelParams;
+use crate::workload::model::{ModelError, ModelParams};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -90,6 +90,24 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
     let goal_paths = cx.goal_paths(&parsed.goals);
     let traces = cx.traces(&parsed.trace, traces_dir);
     let settings = cx.settings(parsed.workload.as_ref());
+    let procs_at = parsed
+        .workload
+        .as_ref()
+        .and_then(|w| w.get_ref().procs.as_ref());
+    let model = traces
+        .iter()
+        .flatten()
+        .find(|t| matches!(t.source, TraceSource::Model { .. }));
+    if let (Some(at), Some(model)) = (procs_at, model) {
+        cx.help(
+            span(at),
+            format!(
+                "`procs` sets the machine of trace files, but `{}` is the built-in model",
+                model.name
+            ),
+            "give the model its machine with its own `procs`, or leave `procs` out here",
+        );
+    }
     // Where a warm-up or cool-down is given, for the error when nothing
     // is windowed.
     let around = parsed.workload.as_ref().and_then(|w| {
@@ -454,6 +472,7 @@ impl Cx<'_> {
 
     fn model(&mut self, m: &Spanned<ModelEntry>) -> Option<SuiteTrace> {
         let d = ModelParams::default();
+        let at = span(m);
         let m = m.get_ref();
         let jobs = self
             .whole(m.jobs.as_ref(), 1, "jobs")?
@@ -477,6 +496,23 @@ impl Cx<'_> {
         };
         if let Some(u) = users {
             name += &format!("-u{u}");
+        }
+        let params = ModelParams {
+            jobs: jobs as usize,
+            procs,
+            widest,
+            users,
+            ..d
+        };
+        if let Err(e) = params.check() {
+            let field = match e {
+                ModelError::Widest { .. } => m.widest.as_ref(),
+                ModelError::Users(_) => m.users.as_ref(),
+                ModelError::NoProcs => m.procs.as_ref(),
+                _ => m.jobs.as_ref(),
+            };
+            self.error(field.map_or(at, span), e.to_string());
+            return None;
         }
         Some(SuiteTrace {
             name,

@@ -233,7 +233,13 @@ fn prepare(
     }
     plan.load = first.axes.load;
     plan.load_factors = first.axes.load_factor.into_iter().collect();
-    let mut made = plan.from_source(source.clone())?;
+    let mut made = plan
+        .from_source(source.clone())
+        .map_err(|e| SuiteError::Workload {
+            file: suite.file.clone(),
+            trace: suite.traces[first.trace].name.clone(),
+            source: e,
+        })?;
     let workload = match (made.pop(), made.is_empty()) {
         (Some(w), true) => w,
         _ => {

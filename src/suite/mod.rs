@@ -36,6 +36,15 @@ pub enum SuiteError {
     Run(#[from] RunError),
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The workload of a trace could not be made as the suite file asks
+    /// (a month the trace does not have, a window past its end).
+    #[error("{file}: trace `{trace}`: {source}")]
+    Workload {
+        file: String,
+        trace: String,
+        #[source]
+        source: RunError,
+    },
     /// One cell failed.
     #[error("{goal} on {workload}: {source}")]
     Cell {

@@ -230,6 +230,32 @@ impl Default for ModelParams {
     }
 }
 
+impl ModelParams {
+    /// The parameters [`generate`] refuses whatever the seed; it may still
+    /// refuse jobs whose arrivals reach past the largest time.
+    pub fn check(&self) -> Result<(), ModelError> {
+        if self.jobs == 0 {
+            return Err(ModelError::NoJobs);
+        }
+        if self.procs < 1 {
+            return Err(ModelError::NoProcs);
+        }
+        if let Some(w) = self.widest.filter(|w| !(1..=self.procs).contains(w)) {
+            return Err(ModelError::Widest {
+                widest: w,
+                procs: self.procs,
+            });
+        }
+        if let Some(u) = self.users.filter(|u| !(1..=MAX_USERS).contains(u)) {
+            return Err(ModelError::Users(u));
+        }
+        if self.jobs > MAX_BUILT_JOBS {
+            return Err(ModelError::BeyondMemory(self.jobs));
+        }
+        Ok(())
+    }
+}
+
 /// Parameters that make no sense.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
@@ -324,31 +350,9 @@ const STREAM_USERS: u64 = 4;
 
 /// Generates the model workload described in the module documentation.
 pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
-    if p.jobs == 0 {
-        return Err(ModelError::NoJobs);
-    }
-    if p.procs < 1 {
-        return Err(ModelError::NoProcs);
-    }
-    let widest = match p.widest {
-        None => p.procs,
-        Some(w) if (1..=p.procs).contains(&w) => w,
-        Some(w) => {
-            return Err(ModelError::Widest {
-                widest: w,
-                procs: p.procs,
-            })
-        }
-    };
-    if let Some(u) = p.users {
-        if !(1..=MAX_USERS).contains(&u) {
-            return Err(ModelError::Users(u));
-        }
-    }
+    p.check()?;
+    let widest = p.widest.unwrap_or(p.procs);
     let n = p.jobs;
-    if n > MAX_BUILT_JOBS {
-        return Err(ModelError::BeyondMemory(n));
-    }
 
     let submits = arrivals(n, &mut stream(p.seed, STREAM_ARRIVALS));
     // Run times (below e^RUN_LOG_MAX) and estimates (below MAX_ESTIMATE)
