@@ -995,3 +995,53 @@ fn train_resumes_only_the_training_its_checkpoint_was_of() {
         );
     }
 }
+
+#[test]
+fn simulate_says_a_goal_file_is_no_trace() {
+    let goal = repo("goals/easy.goal");
+    let err = one_line_error(&goalc(&["simulate", &goal]));
+    assert!(
+        err.contains("is a goal file, not a trace") && err.contains("goalc bench"),
+        "{err}"
+    );
+}
+
+/// One goal that cannot run on a workload (GREEDY needs a time zone the
+/// trace names wrongly) does not cost the others their results.
+#[test]
+fn a_goal_that_cannot_run_leaves_the_others_reported() {
+    let trace = scratch(
+        "mars.swf",
+        "; TimeZoneString: Mars/Olympus\n; MaxProcs: 8\n\
+         1 0 -1 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 5 -1 100 4 -1 -1 4 200 -1 1 2 1 -1 1 -1 -1 -1\n",
+    );
+    let out = scratch_dir("mars-results");
+    let o = goalc(&[
+        "bench",
+        &repo("goals/easy.goal"),
+        &repo("goals/greedy-hand.goal"),
+        "--trace",
+        trace.arg(),
+        "--out",
+        out.arg(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "goalc: error: goal `GREEDY hand f4`: trace `mars`: TimeZoneString `Mars/Olympus`"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("1 of 2 runs failed (said above); the results hold the other 1"),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("EASY"), "{}", stdout(&o));
+    let report = std::fs::read_to_string(Path::new(out.arg()).join("report.md")).unwrap();
+    assert!(
+        report.contains("EASY") && !report.contains("GREEDY hand"),
+        "{report}"
+    );
+}

@@ -4,7 +4,7 @@
 
 use super::deadlines::synthesize_from;
 use super::goal::Goal;
-use super::parallel::{cores_for_one_run, try_map};
+use super::parallel::{cores_for_one_run, map, try_map};
 use super::reference::{fcfs_backfill, Reference, Thresholds, FCFS_BACKFILL};
 use super::RunError;
 use crate::measures::fairness::fairness;
@@ -79,6 +79,22 @@ pub fn run_all(
     opts: RunOptions,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Vec<RunReport>, RunError> {
+    run_each(goals, workloads, opts, tick)?
+        .into_iter()
+        .collect()
+}
+
+/// [`run_all`], every run made even when others fail: each run's report or
+/// error, in the same order. A long bench keeps what ran when one goal
+/// cannot run on a workload (a time zone GREEDY cannot read, a run-time
+/// limit too fine). The error outside is one of all runs (the goals'
+/// owner objectives, a workload's reference run).
+pub fn run_each(
+    goals: &[Goal],
+    workloads: &[Workload],
+    opts: RunOptions,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Vec<Result<RunReport, RunError>>, RunError> {
     let bench = BenchContext::of(goals)?;
     // The reference run serves the thresholds and every goal's deadlines.
     let needs_reference = bench.needs_reference(goals, opts);
@@ -92,11 +108,11 @@ pub fn run_all(
         .zip(&references)
         .flat_map(|(w, r)| goals.iter().map(move |g| (w, r.as_ref(), g)))
         .collect();
-    try_map(&pairs, |(w, reference, goal)| {
+    Ok(map(&pairs, |(w, reference, goal)| {
         let report = bench.run(goal, w, *reference, opts);
         tick();
         report
-    })
+    }))
 }
 
 /// What every run of a bench is measured with beyond its own goal: FAIR's

@@ -19,7 +19,7 @@ pub mod workloads;
 
 pub use deadlines::DeadlineSpec;
 pub use execute::{
-    expand_budgets, goal_workload, run_all, run_goal, run_one, BenchContext, RunOptions,
+    expand_budgets, goal_workload, run_all, run_each, run_goal, run_one, BenchContext, RunOptions,
 };
 pub use goal::Goal;
 pub use notes::notes;

@@ -22,6 +22,21 @@ where
     }
 }
 
+/// `f` over `items`, in parallel when there are two or more; results in
+/// the items' order, every item done.
+pub(crate) fn map<T, R, F>(items: &[T], f: F) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    F: Fn(&T) -> R + Sync + Send,
+{
+    if items.len() < 2 {
+        items.iter().map(f).collect()
+    } else {
+        items.par_iter().map(f).collect()
+    }
+}
+
 /// Cores one simulation may spread over: all of them (or `GOALC_CORES`,
 /// when set to a number) when it is the only work, one when it is one of
 /// several runs already spread over the thread pool.

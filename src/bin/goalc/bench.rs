@@ -5,7 +5,7 @@ use crate::goals::{compile_goals, goal_paths};
 use crate::CliError;
 use clap::Args;
 use goalc::report::{render, results, summary, wrap, Format};
-use goalc::run::{expand_budgets, notes, run_all, RunOptions};
+use goalc::run::{expand_budgets, notes, run_each, RunError, RunOptions};
 use goalc::suite::Shard;
 use std::path::PathBuf;
 
@@ -160,12 +160,46 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         events: args.events.events,
         ..RunOptions::BENCH
     };
-    let reports = run_all(&goals, &workloads, opts, &|| bar.inc(1))?;
+    let outcomes = run_each(&goals, &workloads, opts, &|| bar.inc(1))?;
     bar.finish_and_clear();
+    // A run that failed is said; the others are reported all the same.
+    let runs = workloads
+        .iter()
+        .flat_map(|w| goals.iter().map(move |g| (w, g)));
+    let (mut reports, mut failed): (Vec<_>, Vec<(&str, RunError)>) = (Vec::new(), Vec::new());
+    for ((w, g), outcome) in runs.zip(outcomes) {
+        match outcome {
+            Ok(r) => reports.push(r),
+            Err(e) => failed.push((&w.name, e.in_goal(&g.name))),
+        }
+    }
+    let last = if reports.is_empty() {
+        failed.pop()
+    } else {
+        None
+    };
+    for (workload, e) in &failed {
+        if workloads.len() > 1 {
+            eprintln!("goalc: error: on workload `{workload}`: {e}");
+        } else {
+            eprintln!("goalc: error: {e}");
+        }
+    }
+    if let Some((_, e)) = last {
+        return Err(e.into());
+    }
+    let failed = (!failed.is_empty()).then(|| {
+        CliError::GoalErrors(format!(
+            "{} of {} runs failed (said above); the results hold the other {}",
+            failed.len(),
+            failed.len() + reports.len(),
+            reports.len()
+        ))
+    });
     let format = args.format.format;
     if format != Format::Table {
         crate::print(&render(&reports, format));
-        return Ok(());
+        return failed.map_or(Ok(()), Err);
     }
     let setup = if defaults.is_empty() {
         String::new()
@@ -216,5 +250,5 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         Err(e) => eprintln!("goalc: warning: plots not drawn: {e}"),
     }
     crate::print(&out);
-    Ok(())
+    failed.map_or(Ok(()), Err)
 }

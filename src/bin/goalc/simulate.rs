@@ -53,6 +53,18 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             "--schedule-out takes exactly one --policy".into(),
         ));
     }
+    // A goal file read as a trace fails on its first line: say what it is.
+    if let Some(goal) = args
+        .traces
+        .iter()
+        .find(|t| t.extension().is_some_and(|e| e == "goal"))
+    {
+        return Err(CliError::Usage(format!(
+            "`{}` is a goal file, not a trace: simulate runs baselines by name (--policy); run goals with `goalc bench {} --trace TRACE`",
+            goal.display(),
+            goal.display()
+        )));
+    }
     if args.tau < 1 {
         return Err(CliError::Usage("--tau must be at least 1s".into()));
     }
