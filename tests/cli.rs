@@ -250,7 +250,7 @@ fn schedule_out_writes_the_simulated_schedule_as_swf() {
         .lines
         .iter()
         .any(|l| l.contains("policy fcfs-easy")));
-    assert_eq!(w.header.max_procs, Some(10));
+    assert_eq!(w.header.machine_size(), Ok(Some(10)));
 }
 
 #[test]

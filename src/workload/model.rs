@@ -447,8 +447,6 @@ fn header(p: &ModelParams) -> SwfHeader {
     }
     SwfHeader {
         lines,
-        max_procs: Some(p.procs),
-        max_nodes: Some(p.procs),
         unix_start_time: Some(0),
     }
 }
@@ -1198,8 +1196,7 @@ mod tests {
         assert_eq!(w.procs, p.procs);
         assert_eq!(w.jobs.len(), p.jobs);
         assert_eq!(w.dropped.total(), 0);
-        assert_eq!(w.header.max_procs, Some(p.procs));
-        assert_eq!(w.header.max_nodes, Some(p.procs));
+        assert_eq!(w.header.machine_size(), Ok(Some(p.procs)));
         assert_eq!(w.header.unix_start_time, Some(0));
         assert_eq!(w.header.get("Version"), Some("2.2"));
         assert_eq!(w.header.get("MaxJobs"), Some(p.jobs.to_string().as_str()));

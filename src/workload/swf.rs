@@ -98,8 +98,6 @@ impl SwfRecord {
 pub struct SwfHeader {
     /// Comment lines without their leading `;`, in order.
     pub lines: Vec<String>,
-    pub max_procs: Option<u32>,
-    pub max_nodes: Option<u32>,
     pub unix_start_time: Option<i64>,
 }
 
@@ -166,12 +164,6 @@ impl SwfHeader {
                 .and_then(|v| v.split_whitespace().next())
                 .and_then(|v| v.parse::<i64>().ok())
         };
-        h.max_procs = int(&h, "MaxProcs")
-            .and_then(|v| u32::try_from(v).ok())
-            .filter(|&v| v > 0);
-        h.max_nodes = int(&h, "MaxNodes")
-            .and_then(|v| u32::try_from(v).ok())
-            .filter(|&v| v > 0);
         // Out of range it is as unusable as a missing one (calendar
         // windows say so), rather than overflowing date arithmetic.
         h.unix_start_time =
@@ -504,7 +496,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(w.procs, 8);
-        assert_eq!(w.header.max_nodes, Some(4));
+        assert_eq!(w.header.get("MaxNodes"), Some("4"));
         assert_eq!(w.header.unix_start_time, Some(1000));
         let j = &w.jobs[0];
         assert_eq!(

@@ -192,11 +192,10 @@ fn scaled_header(h: &SwfHeader, from: u32, s: &MachineScale) -> SwfHeader {
         l.split_once(':')
             .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("MaxProcs"))
     };
-    match h.lines.iter().position(is_max_procs) {
-        Some(i) => h.lines[i] = line,
-        None => h.lines.push(line),
-    }
-    h.max_procs = Some(s.procs);
+    // In place of the first, any other dropped: they gave the old machine.
+    let first = h.lines.iter().position(is_max_procs);
+    h.lines.retain(|l| !is_max_procs(l));
+    h.lines.insert(first.unwrap_or(h.lines.len()), line);
     h.lines.push(format!(
         " Note: scaled by goalc from {from} to {} processors after Ernemann, Song and \
          Yahyapour (JSSPP 2003): work factor {}, share of jobs enlarged {} (the others \
@@ -234,7 +233,6 @@ mod tests {
     fn workload() -> Workload {
         let header = SwfHeader {
             lines: vec![" Version: 2.2".into(), " MaxProcs: 4".into()],
-            max_procs: Some(4),
             ..SwfHeader::default()
         };
         Workload::new(
@@ -378,7 +376,13 @@ mod tests {
     #[test]
     fn the_header_names_the_new_machine_and_reads_back() {
         let out = scale_machine(&workload(), &scale(10, 2.5, 0.5, 1)).unwrap();
-        assert_eq!(out.header.max_procs, Some(10));
+        assert_eq!(out.header.machine_size(), Ok(Some(10)));
+        // A second line of the old size would disagree with the new one.
+        let mut twice = workload();
+        twice.header.lines.push(" MaxProcs: 4".into());
+        let out = scale_machine(&twice, &scale(10, 2.5, 0.5, 1)).unwrap();
+        assert_eq!(out.header.machine_size(), Ok(Some(10)));
+        assert_eq!(out.header.lines[1], " MaxProcs: 10");
         assert_eq!(out.header.get("MaxProcs"), Some("10"));
         assert!(out.header.lines.last().unwrap().contains("work factor 2.5"));
         let mut text = Vec::new();
