@@ -322,3 +322,114 @@ impl Policy for Iterative {
             .push(clock.elapsed().as_micros().min(u128::from(u64::MAX)) as u64);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Fig. 6 as the paper states it: every trial places the whole queue
+    /// afresh on the running jobs' profile, nothing kept or skipped.
+    fn fig6(running: &Profile, now: Time, procs: u32, queue: &[Queued]) -> Vec<Placed> {
+        let place_all = |plan: &mut [Placed]| {
+            let mut profile = running.clone();
+            for p in plan.iter_mut() {
+                p.start = profile.earliest_start(p.width, p.estimate, now);
+                profile.allocate(p.start, p.estimate, p.width);
+            }
+            turnaround(plan)
+        };
+        let widest: Vec<u32> = queue
+            .iter()
+            .map(|q| q.model.map_or(0, |m| m.widest().min(procs).max(1)))
+            .collect();
+        let mut plan: Vec<Placed> = queue
+            .iter()
+            .map(|q| {
+                let (width, estimate) = match &q.model {
+                    Some(m) => (1, estimate_at(&q.info, m, 1)),
+                    None => (q.info.procs, q.info.estimate),
+                };
+                Placed {
+                    job: q.job,
+                    submit: q.info.submit,
+                    width,
+                    estimate,
+                    start: now,
+                }
+            })
+            .collect();
+        let mut total = place_all(&mut plan);
+        let mut marked: Vec<bool> = widest.iter().map(|&w| w <= 1).collect();
+        loop {
+            // The unmarked job that shrinks most, the earliest of equals.
+            let best = (0..queue.len())
+                .filter(|&k| !marked[k] && plan[k].width < widest[k])
+                .map(|k| {
+                    let m = queue[k].model.unwrap();
+                    let next = widened(plan[k].width, widest[k]);
+                    (plan[k].estimate - estimate_at(&queue[k].info, &m, next), k)
+                })
+                .max_by_key(|&(shrink, k)| (shrink, std::cmp::Reverse(k)));
+            let Some((shrink, k)) = best else { break };
+            if shrink <= 0 {
+                break;
+            }
+            let m = queue[k].model.unwrap();
+            let mut trial = plan.clone();
+            trial[k].width = widened(plan[k].width, widest[k]);
+            trial[k].estimate = estimate_at(&queue[k].info, &m, trial[k].width);
+            let changed = place_all(&mut trial);
+            if changed < total {
+                total = changed;
+                plan = trial;
+            } else {
+                marked[k] = true;
+            }
+        }
+        plan
+    }
+
+    proptest! {
+        /// The planner, with its copies and skipped searches, plans what
+        /// Fig. 6 plans.
+        #[test]
+        fn plans_as_fig6(
+            procs in 1..48u32,
+            running in prop::collection::vec((1..3_000i64, 1..48u32), 0..8),
+            queue in prop::collection::vec(
+                (0..500i64, 1..2_000i64, 1..48u32, prop::option::of((1.0..64.0f64, 0.0..2.5f64))),
+                1..10,
+            ),
+        ) {
+            let now = 500;
+            let mut profile = Profile::new(procs, now);
+            for &(end, width) in &running {
+                let width = width.min(procs);
+                if profile.fits(width, end, now) {
+                    profile.allocate(now, end, width);
+                }
+            }
+            let queue: Vec<Queued> = queue
+                .iter()
+                .enumerate()
+                .map(|(i, &(submit, estimate, width, model))| Queued {
+                    job: i as JobIdx,
+                    info: JobInfo {
+                        submit,
+                        estimate,
+                        procs: width.min(procs),
+                        user: -1,
+                        group: -1,
+                        user_group: 0,
+                        deadline: None,
+                    },
+                    model: model.map(|(a, sigma)| Downey::new(a, sigma).unwrap()),
+                })
+                .collect();
+            let mut planner = Planner::default();
+            let plan = planner.plan(&profile, now, procs, &queue).to_vec();
+            prop_assert_eq!(plan, fig6(&profile, now, procs, &queue));
+        }
+    }
+}
