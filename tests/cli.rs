@@ -1045,3 +1045,33 @@ fn a_goal_that_cannot_run_leaves_the_others_reported() {
         "{report}"
     );
 }
+
+/// A full disk on standard output is an error; a reader that stops early
+/// (a closed pipe) is not.
+#[test]
+fn a_failed_write_to_standard_output_is_an_error() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full");
+    let Ok(full) = full else {
+        return; // no /dev/full here: nothing to write to
+    };
+    let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
+        .args(["generate", "--jobs", "1000"])
+        .stdout(full)
+        .output()
+        .expect("run goalc");
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("standard output: No space left on device"),
+        "{}",
+        stderr(&o)
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goalc"))
+        .args(["generate", "--jobs", "100000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run goalc");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("goalc ends");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

@@ -198,7 +198,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     });
     let format = args.format.format;
     if format != Format::Table {
-        crate::print(&render(&reports, format));
+        crate::print(&render(&reports, format))?;
         return failed.map_or(Ok(()), Err);
     }
     let setup = if defaults.is_empty() {
@@ -249,6 +249,6 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         Ok(_) => {}
         Err(e) => eprintln!("goalc: warning: plots not drawn: {e}"),
     }
-    crate::print(&out);
+    crate::print(&out)?;
     failed.map_or(Ok(()), Err)
 }

@@ -42,7 +42,7 @@ pub fn run(args: CheckArgs) -> Result<(), CliError> {
                 .collect();
             let mut text = serde_json::to_string_pretty(&all).unwrap_or_default();
             text.push('\n');
-            crate::print(&text);
+            crate::print(&text)?;
         }
     }
     if checked.iter().any(|c| c.has_errors()) {

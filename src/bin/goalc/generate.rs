@@ -51,10 +51,9 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         }
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            // A closed pipe is not an error worth reporting.
-            let _ = swf::write(&mut out, &w.header, records);
-            let _ = out.flush();
-            Ok(())
+            crate::stdout_written(
+                swf::write(&mut out, &w.header, records).and_then(|()| out.flush()),
+            )
         }
     }
 }

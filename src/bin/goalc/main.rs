@@ -180,7 +180,20 @@ pub fn read_store(
 }
 
 /// Writes a report to standard output; a closed pipe (`| head`) is not an
-/// error worth reporting.
-pub fn print(text: &str) {
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+/// error worth reporting, any other failure (a full disk) is.
+pub fn print(text: &str) -> Result<(), CliError> {
+    let mut out = std::io::stdout().lock();
+    stdout_written(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+}
+
+/// The outcome of writing standard output: a closed pipe is a reader that
+/// has had enough, not an error.
+pub fn stdout_written(result: std::io::Result<()>) -> Result<(), CliError> {
+    match result {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Write {
+            path: "standard output".into(),
+            source: e,
+        }),
+        _ => Ok(()),
+    }
 }

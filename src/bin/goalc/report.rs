@@ -69,7 +69,7 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
             &paths[0].display().to_string(),
             &paths[1].display().to_string(),
             args.threshold,
-        ));
+        ))?;
         return Ok(());
     }
     let Some(store) = &args.store else {
@@ -80,7 +80,7 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
     check_measures(&args.measures).map_err(|e| CliError::Usage(e.to_string()))?;
     let records = read(store)?;
     let only: Vec<&str> = args.measures.iter().map(String::as_str).collect();
-    crate::print(&tables::render(&records, args.format.format, &only));
+    crate::print(&tables::render(&records, args.format.format, &only))?;
     if args.no_plots {
         return Ok(());
     }

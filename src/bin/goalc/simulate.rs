@@ -109,6 +109,6 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
                 run_all(&goals, &workloads, opts, &|| {})?
             }
         };
-    crate::print(&render(&reports, args.format.format));
+    crate::print(&render(&reports, args.format.format))?;
     Ok(())
 }

@@ -128,7 +128,7 @@ pub fn run(args: &BenchArgs, file: &Path) -> Result<(), CliError> {
         store.display()
     );
     let _ = std::io::stderr().lock().write_all(note.as_bytes());
-    crate::print(&render(&done.reports, args.format.format));
+    crate::print(&render(&done.reports, args.format.format))?;
     Ok(())
 }
 
