@@ -422,3 +422,44 @@ fn emit_slurm_writes_an_array_and_a_dependent_merge() {
     let submit = std::fs::read_to_string(out.join("submit.sh")).unwrap();
     assert!(submit.contains("--dependency=afterok:"), "{submit}");
 }
+
+/// A cell that cannot run (GREEDY on a trace naming a time zone nobody
+/// knows) stops no other: they run and are stored, the exit code is 1,
+/// and a rerun runs only the failed cells.
+#[test]
+fn a_cell_that_cannot_run_stops_no_other() {
+    let dir = temp("failing-cell");
+    let mars = dir.join("mars.swf");
+    std::fs::write(
+        &mars,
+        "; TimeZoneString: Mars/Olympus\n; MaxProcs: 8\n\
+         1 0 -1 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 5 -1 100 4 -1 -1 4 200 -1 1 2 1 -1 1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let suite = dir.join("suite.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            "goals = [\"{ROOT}/goals/easy.goal\", \"{ROOT}/goals/greedy-hand.goal\"]\n\
+             [[trace]]\nmodel = {{ jobs = 200, procs = 32 }}\n[[trace]]\npath = \"mars.swf\"\n"
+        ),
+    )
+    .unwrap();
+    let store = dir.join("s.jsonl");
+    for (round, ran) in [
+        (1, "ran 4 (1 of them failed)"),
+        (2, "reused 3 of 4 cells, ran 1 (1 of them failed)"),
+    ] {
+        let o = run_suite(&suite, &store, &[], "2");
+        assert_eq!(o.status.code(), Some(1), "round {round}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.contains(ran), "round {round}: {e}");
+        assert!(
+            e.contains("GREEDY hand f4 on mars: trace `mars`: TimeZoneString"),
+            "{e}"
+        );
+        assert!(e.contains("1 of 4 cells failed (said above)"), "{e}");
+        assert_eq!(sorted_lines(&store).len(), 3, "round {round}");
+    }
+}

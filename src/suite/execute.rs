@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// What a run of a suite did.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Summary {
     /// Cells of the suite (or shard).
     pub cells: usize,
@@ -28,8 +28,11 @@ pub struct Summary {
     pub dropped: usize,
     /// Torn last lines found in the store and cut away.
     pub torn: usize,
-    /// Every cell's report, in the suite's order.
+    /// Every cell's report, in the suite's order (failed cells left out).
     pub reports: Vec<RunReport>,
+    /// The cells that could not run ([`SuiteError::Cell`]), in the suite's
+    /// order: the others ran and are stored, so a rerun runs only these.
+    pub failed: Vec<SuiteError>,
 }
 
 /// Runs the cells of `shard` not yet in the store at `store_path`,
@@ -55,15 +58,16 @@ pub fn run(
         .filter(|c| !reuse.kept.contains_key(&c.key))
         .collect();
     let fresh = run_cells(suite, layout, &todo, &store, tick)?;
-    let mut fresh: BTreeMap<&str, RunReport> =
+    let mut fresh: BTreeMap<&str, Result<RunReport, SuiteError>> =
         todo.iter().map(|c| c.key.as_str()).zip(fresh).collect();
-    let reports = selected
-        .iter()
-        .map(|c| match fresh.remove(c.key.as_str()) {
-            Some(r) => r,
-            None => reuse.kept[&c.key].report.clone(),
-        })
-        .collect();
+    let (mut reports, mut failed) = (Vec::new(), Vec::new());
+    for c in &selected {
+        match fresh.remove(c.key.as_str()) {
+            Some(Ok(r)) => reports.push(r),
+            Some(Err(e)) => failed.push(e),
+            None => reports.push(reuse.kept[&c.key].report.clone()),
+        }
+    }
     Ok(Summary {
         cells: selected.len(),
         reused: selected.len() - todo.len(),
@@ -71,6 +75,7 @@ pub fn run(
         dropped: reuse.dropped,
         torn: contents.torn,
         reports,
+        failed,
     })
 }
 
@@ -80,15 +85,16 @@ struct Prepared {
     references: Vec<(crate::sim::EventMode, Reference)>,
 }
 
-/// Runs `cells`, appending each record as it finishes; returns the reports
-/// in the order of `cells`.
+/// Runs `cells`, appending each record as it finishes; returns each cell's
+/// report, or why it could not run, in the order of `cells`. A cell that
+/// cannot run stops no other; a store that cannot be written stops all.
 fn run_cells(
     suite: &Suite,
     layout: &Layout,
     cells: &[&Cell],
     store: &Store,
     tick: &(dyn Fn() + Sync),
-) -> Result<Vec<RunReport>, SuiteError> {
+) -> Result<Vec<Result<RunReport, SuiteError>>, SuiteError> {
     // Each source (a trace, or the model for one seed) is read once.
     let sources: BTreeSet<(usize, Option<u64>)> =
         cells.iter().map(|c| (c.trace, c.axes.seed)).collect();
@@ -115,19 +121,25 @@ fn run_cells(
         .flat_map(|(g, p)| g.iter().map(move |c| (c.index, *c, p)))
         .collect();
     jobs.sort_by_key(|j| j.0);
-    let done: Vec<(usize, RunReport)> = jobs
+    // The outer error stops every run (the store); the inner is the cell's.
+    let done: Vec<(usize, Result<RunReport, SuiteError>)> = jobs
         .par_iter()
         .map(|&(index, cell, prepared)| {
-            let report = run_cell(layout, cell, prepared)?;
-            store.append(&record(suite, layout, cell, report.clone()))?;
+            let outcome = match run_cell(layout, cell, prepared) {
+                Ok(report) => {
+                    store.append(&record(suite, layout, cell, report.clone()))?;
+                    Ok(report)
+                }
+                Err(e) => Err(e),
+            };
             tick();
-            Ok((index, report))
+            Ok((index, outcome))
         })
         .collect::<Result<_, SuiteError>>()?;
-    let by_index: BTreeMap<usize, RunReport> = done.into_iter().collect();
+    let mut by_index: BTreeMap<usize, Result<RunReport, SuiteError>> = done.into_iter().collect();
     Ok(cells
         .iter()
-        .filter_map(|c| by_index.get(&c.index).cloned())
+        .filter_map(|c| by_index.remove(&c.index))
         .collect())
 }
 

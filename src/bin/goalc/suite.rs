@@ -120,16 +120,30 @@ pub fn run(args: &BenchArgs, file: &Path) -> Result<(), CliError> {
     } else {
         format!(" (shard {shard} of {} cells)", layout.cells.len())
     };
+    let failed = match done.failed.len() {
+        0 => String::new(),
+        n => format!(" ({n} of them failed)"),
+    };
     note += &format!(
-        "reused {} of {} cells, ran {}{shard_note}; store {}\n",
+        "reused {} of {} cells, ran {}{failed}{shard_note}; store {}\n",
         done.reused,
         done.cells,
         done.ran,
         store.display()
     );
+    for e in &done.failed {
+        note += &format!("goalc: error: {e}\n");
+    }
     let _ = std::io::stderr().lock().write_all(note.as_bytes());
     crate::print(&render(&done.reports, args.format.format))?;
-    Ok(())
+    if done.failed.is_empty() {
+        return Ok(());
+    }
+    Err(CliError::GoalErrors(format!(
+        "{} of {} cells failed (said above); the store holds the others, and a rerun runs only the failed ones",
+        done.failed.len(),
+        done.cells
+    )))
 }
 
 fn emit_slurm(
