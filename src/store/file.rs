@@ -135,12 +135,22 @@ pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<StoreContents, StoreErr
                 break;
             }
             (Err(e), true) => {
+                // serde_json counts the columns of a line from 1, and says 0
+                // with "EOF" for one with nothing to read.
+                let blank = text.iter().all(u8::is_ascii_whitespace);
                 return Err(StoreError::BadLine {
                     path: path.display().to_string(),
                     line: line_no,
-                    column: e.column(),
-                    message: e.to_string(),
-                })
+                    column: e.column().max(1),
+                    message: if blank {
+                        "a blank line, where each line is one record".to_string()
+                    } else {
+                        // Its place is said in front, counted in the file.
+                        let at = format!(" at line {} column {}", e.line(), e.column());
+                        let message = e.to_string();
+                        message.strip_suffix(&at).unwrap_or(&message).to_string()
+                    },
+                });
             }
         }
         start = end + 1;
@@ -182,6 +192,16 @@ mod tests {
         let bytes = line(1) + "{\"format\": 1}\n" + &line(3);
         let e = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap_err();
         assert!(e.to_string().starts_with("s.jsonl:2:"), "{e}");
+        // serde_json's own place (line 1 of the line it was given) is cut.
+        assert!(!e.to_string().contains("at line"), "{e}");
+    }
+
+    #[test]
+    fn a_blank_line_is_said_to_be_one() {
+        let bytes = line(1) + "\n";
+        let e = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap_err();
+        assert!(e.to_string().starts_with("s.jsonl:2:1: "), "{e}");
+        assert!(e.to_string().contains("a blank line"), "{e}");
     }
 
     #[test]

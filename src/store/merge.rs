@@ -27,37 +27,51 @@ pub(super) fn conflict(a: Place, b: Place, r: &Record) -> String {
     )
 }
 
+/// Where `r` (at `b`) is of another experiment than `first` (at `a`): another
+/// suite, goalc version or store format, said with both places.
+fn other_experiment(a: Place, first: &Record, b: Place, r: &Record) -> Option<String> {
+    let (what, x, y) = if first.suite != r.suite {
+        ("suites", first.suite.clone(), r.suite.clone())
+    } else if first.goalc != r.goalc {
+        ("goalc versions", first.goalc.clone(), r.goalc.clone())
+    } else if first.format != r.format {
+        (
+            "store formats",
+            first.format.to_string(),
+            r.format.to_string(),
+        )
+    } else {
+        return None;
+    };
+    Some(format!(
+        "{}:{} and {}:{} hold records of different {what} (`{x}` and `{y}`)",
+        a.0, a.1, b.0, b.1
+    ))
+}
+
+/// The first record of `inputs` of another experiment than their first
+/// record (see [`other_experiment`]).
+pub fn mixed(inputs: &[Input]) -> Option<String> {
+    let mut all = inputs.iter().flat_map(|input| {
+        input
+            .contents
+            .records
+            .iter()
+            .enumerate()
+            .map(move |(i, r)| ((input.name, i + 1), r))
+    });
+    let (a, first) = all.next()?;
+    all.find_map(|(b, r)| other_experiment(a, first, b, r))
+}
+
 /// The records of all `inputs`, each key once, sorted by key.
 pub fn merge(inputs: &[Input]) -> Result<Vec<Record>, StoreError> {
-    // (suite, goalc, format) of the first record seen, and where.
-    let mut first: Option<(&str, &Record)> = None;
+    if let Some(why) = mixed(inputs) {
+        return Err(StoreError::Refused(format!("cannot merge: {why}")));
+    }
     let mut by_key: BTreeMap<&str, (Place, &Record)> = BTreeMap::new();
     for input in inputs {
         for (i, r) in input.contents.records.iter().enumerate() {
-            match first {
-                None => first = Some((input.name, r)),
-                Some((name, f)) => {
-                    let differ = |what: &str, a: &str, b: &str| {
-                        StoreError::Refused(format!(
-                            "cannot merge: {name} and {} hold records of different {what} (`{a}` and `{b}`)",
-                            input.name
-                        ))
-                    };
-                    if f.suite != r.suite {
-                        return Err(differ("suites", &f.suite, &r.suite));
-                    }
-                    if f.goalc != r.goalc {
-                        return Err(differ("goalc versions", &f.goalc, &r.goalc));
-                    }
-                    if f.format != r.format {
-                        return Err(differ(
-                            "store formats",
-                            &f.format.to_string(),
-                            &r.format.to_string(),
-                        ));
-                    }
-                }
-            }
             let here = (input.name, i + 1);
             if let Some((place, other)) = by_key.get(r.key.as_str()) {
                 if *other != r {
@@ -102,7 +116,7 @@ pub fn distinct(input: &Input) -> Result<Vec<Record>, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::record::sample;
+    use crate::store::record::{sample, FORMAT};
 
     fn store(records: Vec<Record>) -> StoreContents {
         StoreContents {
@@ -152,8 +166,14 @@ mod tests {
         changed.report.epochs += 1;
         let conflict = store(vec![changed]);
         for (other, what) in [
-            (&other_suite, "different suites"),
-            (&other_version, "different goalc versions"),
+            (
+                &other_suite,
+                "x.jsonl:1 and y.jsonl:1 hold records of different suites",
+            ),
+            (
+                &other_version,
+                "x.jsonl:1 and y.jsonl:1 hold records of different goalc versions",
+            ),
             (
                 &conflict,
                 "x.jsonl:1 and y.jsonl:1 hold different records for cell a",
@@ -175,6 +195,36 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    #[test]
+    fn one_store_of_two_experiments_names_both_lines() {
+        let mixed_up = store(vec![
+            rec("a"),
+            rec("b"),
+            Record {
+                format: FORMAT + 1,
+                ..rec("c")
+            },
+        ]);
+        let input = Input {
+            name: "s.jsonl",
+            contents: &mixed_up,
+        };
+        assert_eq!(
+            mixed(std::slice::from_ref(&input)).unwrap(),
+            format!(
+                "s.jsonl:1 and s.jsonl:3 hold records of different store formats (`{FORMAT}` and `{}`)",
+                FORMAT + 1
+            )
+        );
+        assert_eq!(
+            mixed(&[Input {
+                name: "t",
+                contents: &store(vec![rec("a"), rec("b")])
+            }]),
+            None
+        );
     }
 
     #[test]

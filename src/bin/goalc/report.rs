@@ -50,6 +50,9 @@ fn read(path: &Path) -> Result<Vec<Record>, CliError> {
         name: &name,
         contents: &contents,
     };
+    if let Some(why) = goalc::store::merge::mixed(std::slice::from_ref(&input)) {
+        eprintln!("goalc: warning: {why}: the report mixes experiments");
+    }
     // A record written twice is one cell, counted once.
     Ok(goalc::store::merge::distinct(&input)?)
 }
