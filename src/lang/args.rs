@@ -280,13 +280,15 @@ pub fn number(item: &Item, what: &str, expected: &str, ok: impl Fn(f64) -> bool)
         Token::Quantity(raw) => raw.parse::<f64>().ok(),
         _ => None,
     };
-    match value {
-        Some(v) if ok(v) => Ok(v),
-        Some(v) => Err(
-            Diagnostic::error(item.span, format!("{what} {v} is out of range"))
-                .with_label(format!("must be {expected}")),
-        ),
-        None => Err(
+    match (value, &item.token) {
+        (Some(v), _) if ok(v) => Ok(v),
+        // Said as written: the value read may be rounded (0.99999999999999999 is 1).
+        (Some(_), Token::Quantity(raw)) => Err(Diagnostic::error(
+            item.span,
+            format!("{what} {raw} is out of range"),
+        )
+        .with_label(format!("must be {expected}"))),
+        _ => Err(
             Diagnostic::error(item.span, format!("{} is not a number", item.describe()))
                 .with_label(format!("expected the {what}: {expected}")),
         ),

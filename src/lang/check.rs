@@ -459,6 +459,16 @@ mod tests {
             errors("deadline stringency 1"),
             vec!["stringency 1 is out of range"]
         );
+        // Said as written, not as read (it rounds to 1).
+        assert_eq!(
+            errors("deadline stringency 0.99999999999999999"),
+            vec!["stringency 0.99999999999999999 is out of range"]
+        );
+        // Exponents are numbers.
+        let d = goal("deadline stringency 2e-1 relaxation 1E1\nadmission msb")
+            .deadlines
+            .unwrap();
+        assert_eq!((d.stringency, d.relaxation), (0.2, 10.0));
         assert_eq!(
             errors("deadline stringency 0.2 share 0%"),
             vec!["share 0% is out of range"]

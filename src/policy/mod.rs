@@ -300,9 +300,16 @@ impl FromStr for PolicySpec {
         };
         let (word, depth) = match rest.split_once(':') {
             Some((w, d)) => {
-                let depth: u32 = d
-                    .parse()
-                    .map_err(|_| err(&format!("reservation depth `{d}` is not a whole number")))?;
+                let depth: u32 = d.parse().map_err(|_| {
+                    if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) {
+                        err(&format!(
+                            "reservation depth {d} is too large (at most {})",
+                            u32::MAX
+                        ))
+                    } else {
+                        err(&format!("reservation depth `{d}` is not a whole number"))
+                    }
+                })?;
                 if depth == 0 {
                     return Err(err("reservation depth must be at least 1"));
                 }
@@ -456,6 +463,16 @@ mod tests {
     fn bad_names_say_why() {
         let e = "easy:0".parse::<PolicySpec>().unwrap_err();
         assert!(e.to_string().contains("at least 1"), "{e}");
+        let e = "easy:4294967296".parse::<PolicySpec>().unwrap_err();
+        assert!(
+            e.to_string().contains("depth 4294967296 is too large"),
+            "{e}"
+        );
+        let e = "easy:four".parse::<PolicySpec>().unwrap_err();
+        assert!(
+            e.to_string().contains("`four` is not a whole number"),
+            "{e}"
+        );
         let e = "conservative:2".parse::<PolicySpec>().unwrap_err();
         assert!(e.to_string().contains("only easy"), "{e}");
         let e = "fifo".parse::<PolicySpec>().unwrap_err();

@@ -170,7 +170,7 @@ fn deadline(st: &Statement) -> Check<DeadlineSpec> {
                 spec.relaxation = number(
                     item,
                     "relaxation factor",
-                    "at least 1, e.g. 2, 5 or 10",
+                    "from 1 to 1000, e.g. 2, 5 or 10",
                     |v| (1.0..=1000.0).contains(&v),
                 )?
             }
