@@ -314,6 +314,19 @@ fn diff_shows_moved_added_and_removed_cells() {
     let d = diff::diff(&before, &after, 1.0);
     assert_eq!(d.moved.len(), 1);
     assert_eq!(d.moved[0].after.goal, "EASY");
+
+    // A measure that was 0 moved from 0: it is not new.
+    let mut from_zero = before.clone();
+    for r in &mut from_zero {
+        r.report.measures.avg_wait = 0.0;
+    }
+    let d = diff::diff(&from_zero, &before, 0.0);
+    let md = diff::markdown(&d, "before.jsonl", "after.jsonl", 0.0);
+    assert!(
+        md.contains("| avg_wait_s | 0 | 11866 | from 0 worse |"),
+        "{md}"
+    );
+    assert!(!md.contains(" new"), "{md}");
 }
 
 fn goalc(args: &[&str]) -> std::process::Output {

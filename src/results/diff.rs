@@ -171,9 +171,11 @@ pub fn markdown(d: &Diff, before: &str, after: &str, threshold: f64) -> String {
                 note.push_str(" (trace changed)");
             }
             for mv in &m.moves {
+                // No percentage of 0; a measure one store lacks is new.
                 let change = match mv.pct {
                     Some(p) => format!("{p:+.1}%"),
-                    None => "new".into(),
+                    None if mv.before == "-" || mv.before.is_empty() => "new".into(),
+                    None => format!("from {}", mv.before),
                 };
                 let mark = match mv.better {
                     Some(true) => " better",
