@@ -188,6 +188,11 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if let Some((_, e)) = last {
         return Err(e.into());
     }
+    // The report files say what did not run, as standard error did.
+    let not_run: Vec<String> = failed
+        .iter()
+        .map(|(workload, e)| format!("- not run, on `{workload}`: {e}\n"))
+        .collect();
     let failed = (!failed.is_empty()).then(|| {
         CliError::GoalErrors(format!(
             "{} of {} runs failed (said above); the results hold the other {}",
@@ -225,6 +230,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     for (trace, _, note) in &notes {
         preamble.push_str(&format!("- `{trace}`: {note}\n"));
     }
+    preamble.extend(not_run);
     let written = results::write(&dir, &reports, &preamble).map_err(CliError::write(&dir))?;
     out.push('\n');
     out.push_str(&wrap(
