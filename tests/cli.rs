@@ -1058,7 +1058,7 @@ fn a_failed_write_to_standard_output_is_an_error() {
         return; // no /dev/full here: nothing to write to
     };
     let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
-        .args(["generate", "--jobs", "1000"])
+        .args(["generate", "--jobs", "1000", "-o", "-"])
         .stdout(full)
         .output()
         .expect("run goalc");

@@ -27,7 +27,7 @@ pub struct GenerateArgs {
     /// -1), as the published model. The jobs are the same either way
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub users: u32,
-    /// Output file (standard output when absent)
+    /// Output file (standard output when absent or `-`)
     #[arg(long, short)]
     pub output: Option<PathBuf>,
 }
@@ -42,7 +42,7 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
     })
     .map_err(RunError::from)?;
     let records = w.jobs.iter().map(|j| &j.swf);
-    match &args.output {
+    match args.output.as_ref().filter(|p| p.as_os_str() != "-") {
         Some(path) => {
             let file = std::fs::File::create(path).map_err(CliError::write(path))?;
             let mut out = std::io::BufWriter::new(file);
