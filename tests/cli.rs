@@ -1078,3 +1078,22 @@ fn a_failed_write_to_standard_output_is_an_error() {
     let o = child.wait_with_output().expect("goalc ends");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+/// Jobs all submitted in one second have no span to measure a load over:
+/// the caption says so instead of a load "over the 0s".
+#[test]
+fn one_instant_of_submits_has_no_offered_load() {
+    let trace = scratch(
+        "instant.swf",
+        "; MaxProcs: 8\n\
+         1 0 -1 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n\
+         2 0 -1 100 4 -1 -1 4 200 -1 1 2 1 -1 1 -1 -1 -1\n",
+    );
+    let o = goalc(&["simulate", "--policy", "easy", trace.arg()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("every job submitted in the same second") && !out.contains("over the 0s"),
+        "{out}"
+    );
+}

@@ -809,14 +809,19 @@ fn best(cols: &[&Column], runs: &[&RunReport]) -> Vec<Vec<bool>> {
 fn caption(r: &RunReport) -> String {
     let m = &r.measures;
     let w = &r.workload;
+    // Jobs all submitted in one second have no span to offer a load over.
+    let load = if w.load_span_s > 0 {
+        format!(
+            "offered load {:.3} over the {} from first to last submit",
+            w.offered_load,
+            approx_duration(w.load_span_s)
+        )
+    } else {
+        "every job submitted in the same second (no offered load over time)".to_string()
+    };
     let mut s = format!(
-        "trace {}: {} processors, {} jobs simulated, {} measured, offered load {:.3} over the {} from first to last submit",
-        r.trace,
-        r.procs,
-        w.jobs,
-        w.measured,
-        w.offered_load,
-        approx_duration(w.load_span_s)
+        "trace {}: {} processors, {} jobs simulated, {} measured, {load}",
+        r.trace, r.procs, w.jobs, w.measured,
     );
     if m.dropped.total() > 0 {
         let _ = write!(s, "; dropped {} jobs: {}", m.dropped.total(), m.dropped);
