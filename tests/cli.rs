@@ -1010,12 +1010,7 @@ fn simulate_says_a_goal_file_is_no_trace() {
 /// trace names wrongly) does not cost the others their results.
 #[test]
 fn a_goal_that_cannot_run_leaves_the_others_reported() {
-    let trace = scratch(
-        "mars.swf",
-        "; TimeZoneString: Mars/Olympus\n; MaxProcs: 8\n\
-         1 0 -1 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n\
-         2 5 -1 100 4 -1 -1 4 200 -1 1 2 1 -1 1 -1 -1 -1\n",
-    );
+    let trace = scratch("mars.swf", common::MARS_TRACE);
     let out = scratch_dir("mars-results");
     let o = goalc(&[
         "bench",

@@ -430,13 +430,7 @@ fn emit_slurm_writes_an_array_and_a_dependent_merge() {
 fn a_cell_that_cannot_run_stops_no_other() {
     let dir = temp("failing-cell");
     let mars = dir.join("mars.swf");
-    std::fs::write(
-        &mars,
-        "; TimeZoneString: Mars/Olympus\n; MaxProcs: 8\n\
-         1 0 -1 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n\
-         2 5 -1 100 4 -1 -1 4 200 -1 1 2 1 -1 1 -1 -1 -1\n",
-    )
-    .unwrap();
+    std::fs::write(&mars, common::MARS_TRACE).unwrap();
     let suite = dir.join("suite.toml");
     std::fs::write(
         &suite,

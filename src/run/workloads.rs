@@ -162,18 +162,17 @@ impl WorkloadPlan {
         self.check()?;
         // Twice named, a trace would be run and counted twice (a training
         // objective doubled, a report row repeated).
-        let mut seen: Vec<(PathBuf, &Path)> = Vec::new();
-        for t in traces {
-            let whole = t.canonicalize().unwrap_or_else(|_| t.clone());
-            if let Some((_, first)) = seen.iter().find(|(w, _)| *w == whole) {
-                return Err(RunError::Invalid(format!(
-                    "trace `{}` is named twice (`{}` and `{}`): name each trace once",
-                    whole.display(),
-                    first.display(),
-                    t.display()
-                )));
-            }
-            seen.push((whole, t));
+        let wholes: Vec<PathBuf> = traces
+            .iter()
+            .map(|t| t.canonicalize().unwrap_or_else(|_| t.clone()))
+            .collect();
+        if let Some((first, again)) = repeat(&wholes, |a, b| a == b) {
+            return Err(RunError::Invalid(format!(
+                "trace `{}` is named twice (`{}` and `{}`): name each trace once",
+                wholes[first].display(),
+                traces[first].display(),
+                traces[again].display()
+            )));
         }
         let sources: Vec<Option<&Path>> = if traces.is_empty() {
             vec![None]
@@ -228,15 +227,11 @@ impl WorkloadPlan {
                 "--warmup and --cooldown go with --window (or --months)".into(),
             ));
         }
-        for (i, f) in self.load_factors.iter().enumerate() {
-            if self.load_factors[..i]
-                .iter()
-                .any(|g| g.to_bits() == f.to_bits())
-            {
-                return Err(RunError::Invalid(format!(
-                    "--load-factor: {f} is given twice: each factor once"
-                )));
-            }
+        if let Some((_, again)) = repeat(&self.load_factors, |a, b| a.to_bits() == b.to_bits()) {
+            return Err(RunError::Invalid(format!(
+                "--load-factor: {} is given twice: each factor once",
+                self.load_factors[again]
+            )));
         }
         Ok(())
     }
@@ -377,13 +372,11 @@ impl WorkloadPlan {
                 })
                 .collect::<Result<_, _>>()?
         };
-        for (i, m) in chosen.iter().enumerate() {
-            if chosen[..i].iter().any(|c| c.0 == m.0) {
-                return Err(RunError::Invalid(format!(
-                    "--months: month {} of {} is chosen twice: each month once",
-                    m.0, w.name
-                )));
-            }
+        if let Some((first, _)) = repeat(&chosen, |a, b| a.0 == b.0) {
+            return Err(RunError::Invalid(format!(
+                "--months: month {} of {} is chosen twice: each month once",
+                chosen[first].0, w.name
+            )));
         }
         chosen
             .into_iter()
@@ -400,6 +393,17 @@ impl WorkloadPlan {
             })
             .collect()
     }
+}
+
+/// The first item equal (by `same`) to one before it, as (index of that
+/// one, its own index): lists of a few items, so pairs are compared.
+fn repeat<T>(items: &[T], same: impl Fn(&T, &T) -> bool) -> Option<(usize, usize)> {
+    items.iter().enumerate().find_map(|(again, b)| {
+        items[..again]
+            .iter()
+            .position(|a| same(a, b))
+            .map(|first| (first, again))
+    })
 }
 
 #[cfg(test)]

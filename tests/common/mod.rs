@@ -10,6 +10,12 @@ use std::collections::BTreeMap;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
+/// A two-job trace whose time zone no one knows: GREEDY, which needs local
+/// time, cannot run on it; every other goal can.
+pub const MARS_TRACE: &str = "; TimeZoneString: Mars/Olympus\n; MaxProcs: 8\n\
+    1 0 -1 100 2 -1 -1 2 200 -1 1 1 1 -1 1 -1 -1 -1\n\
+    2 5 -1 100 4 -1 -1 4 200 -1 1 2 1 -1 1 -1 -1 -1\n";
+
 /// `jobs` jobs of the built-in model on `procs` processors (sizes as for
 /// `widest` when given), arrivals scaled to offered load `load`.
 pub fn model_at_load(

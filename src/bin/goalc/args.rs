@@ -96,13 +96,9 @@ pub struct WorkloadArgs {
 }
 
 impl WorkloadArgs {
-    /// A warning for the built-in model's options given for a run
-    /// `on_traces`, where nothing reads them.
-    pub fn unused_model_options(&self, on_traces: bool) -> Option<String> {
-        if !on_traces {
-            return None;
-        }
-        let given: Vec<&str> = [
+    /// The built-in model's options given, by name.
+    pub fn model_options(&self) -> Vec<&'static str> {
+        [
             (self.model_jobs.is_some(), "--model-jobs"),
             (self.model_procs.is_some(), "--model-procs"),
             (self.seed.is_some(), "--seed"),
@@ -111,7 +107,16 @@ impl WorkloadArgs {
         ]
         .into_iter()
         .filter_map(|(given, name)| given.then_some(name))
-        .collect();
+        .collect()
+    }
+
+    /// A warning for the built-in model's options given for a run
+    /// `on_traces`, where nothing reads them.
+    pub fn unused_model_options(&self, on_traces: bool) -> Option<String> {
+        if !on_traces {
+            return None;
+        }
+        let given = self.model_options();
         (!given.is_empty()).then(|| {
             format!(
                 "{} only set up the built-in model, and this run is on traces: ignored",

@@ -32,20 +32,22 @@ fn replaced(args: &BenchArgs) -> Vec<&'static str> {
         (w.load_by != LoadBy::default(), "--load-by"),
         (w.factor_by != FactorBy::default(), "--factor-by"),
         (!args.events.events.is_per_instant(), "--events"),
-        (w.model_jobs.is_some(), "--model-jobs"),
-        (w.model_procs.is_some(), "--model-procs"),
-        (w.seed.is_some(), "--seed"),
-        (w.model_widest.is_some(), "--model-widest"),
-        (w.model_users.is_some(), "--model-users"),
+    ];
+    let output = [
         (args.user_estimates, "--user-estimates"),
         (args.full, "--full"),
         (args.out.is_some(), "--out"),
     ];
-    given
-        .iter()
-        .filter(|(g, _)| *g)
-        .map(|(_, name)| *name)
-        .collect()
+    let named = |list: &[(bool, &'static str)]| -> Vec<&'static str> {
+        list.iter()
+            .filter(|(g, _)| *g)
+            .map(|(_, name)| *name)
+            .collect()
+    };
+    let mut names = named(&given);
+    names.extend(w.model_options());
+    names.extend(named(&output));
+    names
 }
 
 /// The store a suite writes by default: beside the suite file, one per
