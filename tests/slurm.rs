@@ -1,11 +1,16 @@
 //! A suite through a real Slurm: `goalc bench --emit-slurm` scripts
 //! submitted with `sbatch` (a 4-task job array and a merge job depending
 //! on it), the merged store compared with a local run of the same suite.
+//! Two cells cannot run (GREEDY on a trace whose time zone no one knows):
+//! their shards fail, and the merge still unites every finished cell and
+//! says how many are missing.
 //!
 //! Without Slurm (`sbatch` not on PATH, or SLURM_CONF unset) the test says
 //! so and passes, unless GOALC_REQUIRE_SLURM=1 (CI sets it), where it
 //! fails. A single-node Slurm for this: `../shared/tools/slurm-local.sh
 //! start`, then `export SLURM_CONF=/tmp/slurm-local/slurm.conf`.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -82,13 +87,16 @@ fn a_job_array_of_shards_merges_into_the_local_store() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let suite = dir.join("suite.toml");
+    std::fs::write(dir.join("mars.swf"), common::MARS_TRACE).unwrap();
     std::fs::write(
         &suite,
         format!(
             "goals = [\"{ROOT}/goals/easy.goal\", \"{ROOT}/goals/fcfs-backfill.goal\", \
-             \"{ROOT}/goals/conservative.goal\", \"{ROOT}/goals/strict-lexical-tw-avgx-dds-fcfs.goal\"]\n\
+             \"{ROOT}/goals/conservative.goal\", \"{ROOT}/goals/strict-lexical-tw-avgx-dds-fcfs.goal\", \
+             \"{ROOT}/goals/greedy-hand.goal\"]\n\
              [[trace]]\nmodel = {{ jobs = 800, procs = 64 }}\n\
              [[trace]]\npath = \"{ROOT}/traces/lublin-1000-64-s2.swf\"\n\
+             [[trace]]\npath = \"mars.swf\"\n\
              [axes]\nloads = [0.7, 0.9]\nbudgets = [20, 60]\nseeds = [1, 2]\n"
         ),
     )
@@ -107,7 +115,9 @@ fn a_job_array_of_shards_merges_into_the_local_store() {
         .env_remove("GOALC_TRACES")
         .output()
         .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(e.contains("2 of 48 cells failed"), "{e}");
     let out = dir.join("slurm");
     let o = Command::new(GOALC)
         .args(["bench", "--suite", suite.to_str().unwrap(), "--shards", "4"])
@@ -148,6 +158,10 @@ fn a_job_array_of_shards_merges_into_the_local_store() {
         merged.is_file(),
         "no merged store; merge.log: {merge_log}; shard-0.log: {}",
         std::fs::read_to_string(out.join("shard-0.log")).unwrap_or_default()
+    );
+    assert!(
+        merge_log.contains("holds 46 of its suite's 48 cells: 2 missing"),
+        "{merge_log}"
     );
     let merged_text = std::fs::read_to_string(&merged).unwrap();
     assert_eq!(

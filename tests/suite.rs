@@ -295,9 +295,20 @@ fn shards_unite_into_the_whole_store() {
     let sizes: Vec<usize> = shard_stores.iter().map(|s| sorted_lines(s).len()).collect();
     assert_eq!(sizes, [10, 10, 10]);
     let merged = dir.join("merged.jsonl");
-    let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
-    args.extend(shard_stores.iter().map(|s| s.to_str().unwrap()));
-    ok(goalc(&args, "2"));
+    let merge = |shards: &[PathBuf]| {
+        let mut args = vec!["merge", "--out", merged.to_str().unwrap()];
+        args.extend(shards.iter().map(|s| s.to_str().unwrap()));
+        stderr(&ok(goalc(&args, "2")))
+    };
+    // A shard left out: merged, and said to be partial.
+    let e = merge(&shard_stores[..2]);
+    let partial = format!(
+        "merged.jsonl holds 20 of its suite's {} cells: 10 missing",
+        cells(2)
+    );
+    assert!(e.contains(&partial), "{e}");
+    let e = merge(&shard_stores);
+    assert!(!e.contains("warning"), "{e}");
     let merged_text = std::fs::read_to_string(&merged).unwrap();
     let whole_sorted = sorted_lines(&whole);
     assert_eq!(
@@ -420,7 +431,7 @@ fn emit_slurm_writes_an_array_and_a_dependent_merge() {
         "{merge}"
     );
     let submit = std::fs::read_to_string(out.join("submit.sh")).unwrap();
-    assert!(submit.contains("--dependency=afterok:"), "{submit}");
+    assert!(submit.contains("--dependency=afterany:"), "{submit}");
 }
 
 /// A cell that cannot run (GREEDY on a trace naming a time zone nobody
@@ -456,4 +467,14 @@ fn a_cell_that_cannot_run_stops_no_other() {
         assert!(e.contains("1 of 4 cells failed (said above)"), "{e}");
         assert_eq!(sorted_lines(&store).len(), 3, "round {round}");
     }
+    // The report of the store says it is partial.
+    let o = ok(goalc(
+        &["report", store.to_str().unwrap(), "--no-plots"],
+        "1",
+    ));
+    assert!(
+        stderr(&o).contains("s.jsonl holds 3 of its suite's 4 cells: 1 missing (failed"),
+        "{}",
+        stderr(&o)
+    );
 }

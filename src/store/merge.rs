@@ -6,7 +6,7 @@
 use super::file::StoreContents;
 use super::record::Record;
 use super::StoreError;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One input store: its name for messages and what it holds.
 pub struct Input<'a> {
@@ -113,6 +113,39 @@ pub fn distinct(input: &Input) -> Result<Vec<Record>, StoreError> {
     Ok(out)
 }
 
+/// For each suite of `records` whose records count its cells, when fewer
+/// cells are held: how many are, of how many. A store lacks cells that
+/// failed, were never run (a shard killed by its time limit), or belong
+/// to other shards; a report of it would be silently partial.
+pub fn incomplete(records: &[Record]) -> Vec<(usize, usize)> {
+    let mut suites: BTreeMap<&str, (BTreeSet<&str>, usize)> = BTreeMap::new();
+    for r in records {
+        let (keys, cells) = suites.entry(&r.suite).or_default();
+        keys.insert(&r.key);
+        *cells = (*cells).max(r.suite_cells.unwrap_or(0));
+    }
+    suites
+        .into_values()
+        .map(|(keys, cells)| (keys.len(), cells))
+        .filter(|&(held, cells)| held < cells)
+        .collect()
+}
+
+/// [`incomplete`] in words, one line per suite, for `what` (a store, the
+/// merged store).
+pub fn incomplete_note(what: &str, records: &[Record]) -> Vec<String> {
+    incomplete(records)
+        .into_iter()
+        .map(|(held, cells)| {
+            format!(
+                "{what} holds {held} of its suite's {cells} cells: {} missing (failed, not run, \
+                 or in other shards' stores; `goalc bench --suite` runs the missing ones)",
+                cells - held
+            )
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +163,36 @@ mod tests {
             key: key.into(),
             ..sample()
         }
+    }
+
+    #[test]
+    fn a_store_lacking_cells_of_its_suite_says_how_many() {
+        let counted = |key: &str, suite: &str, cells| Record {
+            suite: suite.into(),
+            suite_cells: cells,
+            ..rec(key)
+        };
+        // Suite s: 3 of 4 (a repeated record is one cell); t: 2 of 2;
+        // u: written before records counted their suite's cells.
+        let records = [
+            counted("a", "s", Some(4)),
+            counted("b", "s", Some(4)),
+            counted("b", "s", Some(4)),
+            counted("c", "s", Some(4)),
+            counted("d", "t", Some(2)),
+            counted("e", "t", Some(2)),
+            counted("f", "u", None),
+        ];
+        assert_eq!(incomplete(&records), [(3, 4)]);
+        assert_eq!(
+            incomplete_note("x.jsonl", &records),
+            [
+                "x.jsonl holds 3 of its suite's 4 cells: 1 missing (failed, not run, or in other \
+              shards' stores; `goalc bench --suite` runs the missing ones)"
+            ]
+        );
+        assert!(incomplete(&records[4..]).is_empty());
+        assert!(incomplete(&[]).is_empty());
     }
 
     #[test]

@@ -25,6 +25,12 @@ pub struct Record {
     /// hashes, traces' hashes and axes, not its file's spelling), so that
     /// shards of one suite merge and shards of another are refused.
     pub suite: String,
+    /// How many cells the whole suite has (every shard), so that a report
+    /// or merge can tell a store that lacks some: a cell that failed, a
+    /// shard that was killed or never ran. `None` in records written
+    /// before goalc stored it.
+    #[serde(default)]
+    pub suite_cells: Option<usize>,
     /// Cell key: sha256 hex over `goal_hash`, `trace_sha256`, the axes and
     /// what the suite measures every cell with ([`cell_key`]); equal keys,
     /// equal outcomes, so a re-run reuses the record.
@@ -223,6 +229,7 @@ pub(crate) fn sample() -> Record {
             format: FORMAT,
             goalc: GOALC_VERSION.into(),
             suite: sha256_hex(b"suite"),
+            suite_cells: Some(16),
             key: cell_key("fcfs [L=400]", "g", "t", &axes, ""),
             goal: "fcfs [L=400]".into(),
             goal_hash: sha256_hex(b"goal"),

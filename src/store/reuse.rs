@@ -22,12 +22,12 @@ pub struct Reuse {
 }
 
 /// Picks from `contents` (the store at `path`) the records for `wanted`
-/// keys, marked with `suite` (a record's suite id follows the suite that
-/// reuses it: its key says its inputs are unchanged).
+/// keys, marked with `suite`'s id and number of cells (a record follows
+/// the suite that reuses it: its key says its inputs are unchanged).
 pub fn reusable(
     path: &Path,
     contents: &StoreContents,
-    suite: &str,
+    (suite, cells): (&str, usize),
     wanted: &BTreeSet<&str>,
 ) -> Result<Reuse, StoreError> {
     let mut out = Reuse::default();
@@ -42,6 +42,7 @@ pub fn reusable(
         }
         let mut r = r.clone();
         r.suite = suite.to_string();
+        r.suite_cells = Some(cells);
         match out.kept.get(&r.key) {
             Some(first) if *first != r => {
                 let name = path.display().to_string();
@@ -62,10 +63,12 @@ pub fn reusable(
 /// its order: something was dropped, or a kept record changed suite.
 pub fn needs_rewrite(contents: &StoreContents, reuse: &Reuse) -> bool {
     reuse.dropped > 0
-        || contents
-            .records
-            .iter()
-            .any(|r| reuse.kept.get(&r.key).is_some_and(|k| k.suite != r.suite))
+        || contents.records.iter().any(|r| {
+            reuse
+                .kept
+                .get(&r.key)
+                .is_some_and(|k| k.suite != r.suite || k.suite_cells != r.suite_cells)
+        })
 }
 
 /// Rewrites the store at `path` with `records` (sorted by key), replacing
@@ -103,9 +106,10 @@ mod tests {
             ..StoreContents::default()
         };
         let wanted: BTreeSet<&str> = ["a", "b"].into();
-        let r = reusable(Path::new("s.jsonl"), &contents, "new-suite", &wanted).unwrap();
+        let r = reusable(Path::new("s.jsonl"), &contents, ("new-suite", 4), &wanted).unwrap();
         assert_eq!(r.kept.keys().collect::<Vec<_>>(), ["a"]);
         assert_eq!(r.kept["a"].suite, "new-suite");
+        assert_eq!(r.kept["a"].suite_cells, Some(4));
         // b: other version; c: not wanted; the second a: twice.
         assert_eq!(r.dropped, 3);
         assert!(needs_rewrite(&contents, &r));
@@ -119,14 +123,20 @@ mod tests {
             records: vec![rec("b", GOALC_VERSION), changed, rec("a", GOALC_VERSION)],
             ..StoreContents::default()
         };
-        let e = reusable(Path::new("s.jsonl"), &contents, "s", &["a", "b"].into()).unwrap_err();
+        let e = reusable(
+            Path::new("s.jsonl"),
+            &contents,
+            ("s", 16),
+            &["a", "b"].into(),
+        )
+        .unwrap_err();
         assert!(
             e.to_string()
                 .starts_with("s.jsonl:2 and s.jsonl:3 hold different records for cell a"),
             "{e}"
         );
         // Not wanted, the cell's records are left out whatever they hold.
-        let r = reusable(Path::new("s.jsonl"), &contents, "s", &["b"].into()).unwrap();
+        let r = reusable(Path::new("s.jsonl"), &contents, ("s", 16), &["b"].into()).unwrap();
         assert_eq!((r.kept.len(), r.dropped), (1, 2));
     }
 
@@ -138,10 +148,19 @@ mod tests {
             records: vec![a],
             ..StoreContents::default()
         };
-        let r = reusable(Path::new("s.jsonl"), &contents, "s", &["a"].into()).unwrap();
+        let r = reusable(Path::new("s.jsonl"), &contents, ("s", 16), &["a"].into()).unwrap();
         assert_eq!((r.kept.len(), r.dropped), (1, 0));
         assert!(!needs_rewrite(&contents, &r));
-        let r = reusable(Path::new("s.jsonl"), &contents, "t", &["a"].into()).unwrap();
+        let r = reusable(Path::new("s.jsonl"), &contents, ("t", 16), &["a"].into()).unwrap();
         assert!(needs_rewrite(&contents, &r));
+        // The suite grew (or a store written before records counted the
+        // suite's cells): the record learns the new count.
+        for before in [Some(16), None] {
+            let mut old = contents.clone();
+            old.records[0].suite_cells = before;
+            let r = reusable(Path::new("s.jsonl"), &old, ("s", 17), &["a"].into()).unwrap();
+            assert_eq!(r.kept["a"].suite_cells, Some(17));
+            assert!(needs_rewrite(&old, &r));
+        }
     }
 }

@@ -47,7 +47,12 @@ pub fn run(
     let selected = layout.shard(shard);
     let wanted: BTreeSet<&str> = selected.iter().map(|c| c.key.as_str()).collect();
     let contents = Store::read(store_path)?;
-    let reuse = reusable(store_path, &contents, &layout.suite_id, &wanted)?;
+    let reuse = reusable(
+        store_path,
+        &contents,
+        (&layout.suite_id, layout.cells.len()),
+        &wanted,
+    )?;
     if needs_rewrite(&contents, &reuse) {
         rewrite(store_path, &reuse.kept.values().collect::<Vec<_>>())?;
     }
@@ -171,6 +176,7 @@ fn record(suite: &Suite, layout: &Layout, cell: &Cell, report: RunReport) -> Rec
         format: FORMAT,
         goalc: GOALC_VERSION.to_string(),
         suite: layout.suite_id.clone(),
+        suite_cells: Some(layout.cells.len()),
         key: cell.key.clone(),
         goal: g.goal.name.clone(),
         goal_hash: g.hash.clone(),

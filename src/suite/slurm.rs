@@ -1,5 +1,5 @@
 //! Batch scripts that run a suite's shards as a Slurm job array and merge
-//! their stores in a job that waits for the array (`afterok`): the array
+//! their stores in a job that waits for the array to end (`afterany`): the array
 //! task `i` runs shard `i/n` into `DIR/shard-i.jsonl`, the merge job unites
 //! them into `DIR/merged.jsonl`. Paths are absolute, so the jobs run from
 //! any folder and on any node that sees the same file system.
@@ -83,15 +83,25 @@ pub fn scripts(p: &SlurmPlan) -> Result<Vec<Script>, String> {
     let shard_stores: Vec<String> = (0..n)
         .map(|i| quote(&dir.join(format!("shard-{i}.jsonl"))))
         .collect();
+    // Every shard's store that exists: a task that failed before writing
+    // one (a node lost, a time limit) is said, and the merge warns of the
+    // cells missing, so the stores that did finish are not held back.
     let merge = format!(
         "#!/bin/bash\n\
          # Written by `goalc bench --suite ... --emit-slurm`: unites the\n\
-         # {n} shard stores once every array task has succeeded.\n\
+         # {n} shard stores once every array task has ended. A task that\n\
+         # failed is in its log (shard-I.log); the merge then warns how many\n\
+         # cells the merged store lacks, and a rerun of that shard runs them.\n\
          #SBATCH --job-name=goalc-merge\n\
          #SBATCH --output={log}\n\
          #SBATCH --chdir={dir_q}\n\
          set -euo pipefail\n\
-         exec {goalc} merge --out {out} \\\n    {stores}\n",
+         stores=()\n\
+         for s in {stores}; do\n    \
+         if [ -e \"$s\" ]; then stores+=(\"$s\"); else echo \"goalc-merge: no store $s\" >&2; fi\n\
+         done\n\
+         if [ ${{#stores[@]}} -eq 0 ]; then echo \"goalc-merge: no shard wrote a store\" >&2; exit 1; fi\n\
+         exec {goalc} merge --out {out} \"${{stores[@]}}\"\n",
         log = quote(&dir.join("merge.log")),
         dir_q = quote(dir),
         goalc = quote(p.goalc),
@@ -101,11 +111,11 @@ pub fn scripts(p: &SlurmPlan) -> Result<Vec<Script>, String> {
     let submit = format!(
         "#!/bin/sh\n\
          # Submits the shards' job array, then the merge job to run after\n\
-         # every task of it succeeded. Prints both job ids.\n\
+         # every task of it ended, failed or not. Prints both job ids.\n\
          set -eu\n\
          array=$(sbatch --parsable {array})\n\
          array=${{array%%;*}}\n\
-         merge=$(sbatch --parsable --dependency=afterok:\"$array\" {merge})\n\
+         merge=$(sbatch --parsable --dependency=afterany:\"$array\" {merge})\n\
          merge=${{merge%%;*}}\n\
          echo \"array job $array ({n} tasks), merge job $merge:\" {out}\n",
         array = quote(&dir.join("array.sbatch")),
@@ -195,6 +205,6 @@ mod tests {
             );
         }
         assert!(!merge.contains("shard-4"), "{merge}");
-        assert!(text("submit.sh").contains("--dependency=afterok:\"$array\""));
+        assert!(text("submit.sh").contains("--dependency=afterany:\"$array\""));
     }
 }

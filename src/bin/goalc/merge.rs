@@ -2,7 +2,7 @@
 
 use crate::CliError;
 use clap::Args;
-use goalc::store::merge::{merge, Input};
+use goalc::store::merge::{incomplete_note, merge, Input};
 use goalc::store::write_atomically;
 use std::path::PathBuf;
 
@@ -35,5 +35,14 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
         args.stores.len(),
         args.out.display()
     );
+    if records.is_empty() {
+        eprintln!(
+            "goalc: warning: no store held a record; {} is empty",
+            args.out.display()
+        );
+    }
+    for note in incomplete_note(&args.out.display().to_string(), &records) {
+        eprintln!("goalc: warning: {note}");
+    }
     Ok(())
 }

@@ -54,7 +54,11 @@ fn read(path: &Path) -> Result<Vec<Record>, CliError> {
         eprintln!("goalc: warning: {why}: the report mixes experiments");
     }
     // A record written twice is one cell, counted once.
-    Ok(goalc::store::merge::distinct(&input)?)
+    let records = goalc::store::merge::distinct(&input)?;
+    for note in goalc::store::merge::incomplete_note(&name, &records) {
+        eprintln!("goalc: warning: {note}");
+    }
+    Ok(records)
 }
 
 pub fn run(args: ReportArgs) -> Result<(), CliError> {
