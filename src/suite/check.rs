@@ -486,8 +486,9 @@ impl Cx<'_> {
             Some(w) => Some(self.fits_u32(m.widest.as_ref(), w)?),
             None => None,
         };
-        let users = match self.whole(m.users.as_ref(), 1, "users")? {
-            Some(u) => Some(self.fits_u32(m.users.as_ref(), u)?),
+        // 0 is no users, as on the command line.
+        let users = match self.whole(m.users.as_ref(), 0, "users")? {
+            Some(u) => Some(self.fits_u32(m.users.as_ref(), u)?).filter(|&u| u > 0),
             None => None,
         };
         let mut name = match widest {
@@ -778,4 +779,25 @@ fn is_year_month(s: &str) -> bool {
         && b[4] == b'-'
         && b[..4].iter().chain(&b[5..]).all(u8::is_ascii_digit)
         && matches!(s[5..].parse::<u32>(), Ok(1..=12))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The model's traces of a suite of `model`, checked without error.
+    fn model_traces(model: &str) -> String {
+        let goals = concat!(env!("CARGO_MANIFEST_DIR"), "/goals/easy.goal");
+        let text = format!("goals = [\"{goals}\"]\n[[trace]]\nmodel = {{ {model} }}\n");
+        let checked = check_text("s.toml", &text, Path::new("."), None);
+        assert!(!checked.has_errors(), "{}", checked.render(false));
+        format!("{:?}", checked.suite.unwrap().traces)
+    }
+
+    #[test]
+    fn zero_users_is_no_users_as_on_the_command_line() {
+        let none = model_traces("jobs = 100, procs = 64");
+        assert_eq!(model_traces("jobs = 100, procs = 64, users = 0"), none);
+        assert_ne!(model_traces("jobs = 100, procs = 64, users = 3"), none);
+    }
 }

@@ -256,6 +256,16 @@ impl ModelParams {
     }
 }
 
+/// Why `users` is refused: none is said by leaving it out (the command
+/// line's and suite files' 0), so only too many reaches those.
+fn users_message(users: u32) -> String {
+    if users == 0 {
+        "model parameter users must be at least 1, got 0 (leave it out for no users)".into()
+    } else {
+        format!("model parameter users must be at most {MAX_USERS}, got {users}")
+    }
+}
+
 /// Parameters that make no sense.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModelError {
@@ -265,7 +275,7 @@ pub enum ModelError {
     NoProcs,
     #[error("model parameter widest must be between 1 and procs ({procs}), got {widest}")]
     Widest { widest: u32, procs: u32 },
-    #[error("model parameter users must be between 1 and {MAX_USERS}, got {0}")]
+    #[error("{}", users_message(*.0))]
     Users(u32),
     #[error(
         "model parameter jobs ({0}) makes arrivals reach beyond {MAX_TIME}s, the largest time \
@@ -1419,6 +1429,13 @@ mod tests {
             assert_eq!(err, ModelError::Users(bad));
             assert!(err.to_string().contains("users"), "{err}");
         }
+        assert_eq!(
+            ModelError::Users(MAX_USERS + 1).to_string(),
+            format!(
+                "model parameter users must be at most {MAX_USERS}, got {}",
+                MAX_USERS + 1
+            )
+        );
         assert!(generate(&ModelParams {
             jobs: 10,
             users: Some(MAX_USERS),
