@@ -888,7 +888,7 @@ fn generate_adds_users_without_changing_the_jobs() {
     let o = goalc(&["generate", "--jobs", "5", "--users", "200000"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("users must be between 1 and 100000"),
+        stderr(&o).contains("users must be at most 100000, got 200000"),
         "{}",
         stderr(&o)
     );
