@@ -101,6 +101,7 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
     if let (Some(at), Some(model)) = (procs_at, model) {
         cx.help(
             span(at),
+            "for trace files only",
             format!(
                 "`procs` sets the machine of trace files, but `{}` is the built-in model",
                 model.name
@@ -123,10 +124,13 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
                 sha256_hex(&bytes),
             ),
             Err(e) => {
-                cx.diags.push(Diagnostic::error(
-                    span(&parsed.goals),
-                    format!("cannot read goal file `{}`: {e}", path.display()),
-                ));
+                cx.diags.push(
+                    Diagnostic::error(
+                        span(&parsed.goals),
+                        format!("cannot read goal file `{}`: {e}", path.display()),
+                    )
+                    .with_label("a goal that cannot be read"),
+                );
                 continue;
             }
         };
@@ -170,8 +174,21 @@ fn toml_diagnostic(text: &str, e: &toml::de::Error) -> Diagnostic {
         Span::new(r.start, r.end)
     });
     let message = e.message().trim().to_string();
-    let mut d = Diagnostic::error(at, message.replace('\n', " "));
     let words = backticked(&message);
+    let label = if message.starts_with("unknown field") {
+        "unknown key".to_string()
+    } else if message.starts_with("unknown variant") {
+        "unknown value".to_string()
+    } else if let (true, Some(field)) = (message.starts_with("missing field"), words.first()) {
+        // serde places a key missing from the top at the file's start.
+        let table = if at.start == 0 { "file" } else { "table" };
+        format!("no `{field}` in this {table}")
+    } else if let Some((_, expected)) = message.split_once(", expected ") {
+        format!("expected {expected}")
+    } else {
+        "here".to_string()
+    };
+    let mut d = Diagnostic::error(at, message.replace('\n', " ")).with_label(label);
     let unknown = ["unknown field", "unknown variant"]
         .iter()
         .any(|p| message.starts_with(p));
@@ -204,14 +221,18 @@ struct Cx<'a> {
 }
 
 impl Cx<'_> {
-    fn error(&mut self, at: Span, message: impl Into<String>) -> &mut Diagnostic {
-        self.diags.push(Diagnostic::error(at, message));
+    /// An error at `at`, whose caret says `label`.
+    fn error(&mut self, at: Span, label: &str, message: impl Into<String>) -> &mut Diagnostic {
+        self.diags
+            .push(Diagnostic::error(at, message).with_label(label));
         let last = self.diags.len() - 1;
         &mut self.diags[last]
     }
 
-    fn help(&mut self, at: Span, message: impl Into<String>, help: impl Into<String>) {
-        let d = Diagnostic::error(at, message).with_help(help);
+    fn help(&mut self, at: Span, label: &str, message: impl Into<String>, help: impl Into<String>) {
+        let d = Diagnostic::error(at, message)
+            .with_label(label)
+            .with_help(help);
         self.diags.push(d);
     }
 
@@ -258,11 +279,13 @@ impl Cx<'_> {
         match std::fs::metadata(&path) {
             Ok(m) if m.is_dir() => self.help(
                 at,
+                "a folder",
                 format!("`{written}` is a folder, not a {what}"),
                 format!("name a {what} inside it"),
             ),
             Ok(_) => self.help(
                 at,
+                "not a regular file",
                 format!(
                     "`{written}` is not a regular file (a device, pipe or socket), so not a {what}"
                 ),
@@ -270,12 +293,13 @@ impl Cx<'_> {
             ),
             Err(_) if std::fs::symlink_metadata(&path).is_ok() => self.help(
                 at,
+                "a link to nothing",
                 format!("`{written}` is a link to nothing (its target does not exist)"),
                 format!("make the link point to a {what}, or name the {what} itself"),
             ),
             Err(_) => {
                 let help = self.near_path(written);
-                self.help(at, format!("no such {what} `{written}`"), help);
+                self.help(at, "not found", format!("no such {what} `{written}`"), help);
             }
         }
     }
@@ -285,6 +309,7 @@ impl Cx<'_> {
         if goals.get_ref().is_empty() {
             self.help(
                 span(goals),
+                "no goals",
                 "no goals: the suite would have no cells",
                 "name goal files or folders, e.g. goals = [\"../goals\"]",
             );
@@ -303,7 +328,11 @@ impl Cx<'_> {
                     })
                     .unwrap_or_default();
                 if found.is_empty() {
-                    self.error(at, format!("no .goal files in folder `{}`", g.get_ref()));
+                    self.error(
+                        at,
+                        "no .goal files there",
+                        format!("no .goal files in folder `{}`", g.get_ref()),
+                    );
                 }
                 found.sort();
                 found
@@ -317,7 +346,11 @@ impl Cx<'_> {
                 let canon = p.canonicalize().unwrap_or_else(|_| p.clone());
                 if let Some(first) = seen.get(&canon) {
                     let first = *first;
-                    let d = self.error(at, format!("goal file `{}` is named twice", p.display()));
+                    let d = self.error(
+                        at,
+                        "named again here",
+                        format!("goal file `{}` is named twice", p.display()),
+                    );
                     *d = d
                         .clone()
                         .with_related(first, "first named here")
@@ -338,6 +371,7 @@ impl Cx<'_> {
             if let Some(first) = seen.insert(&g.goal.name, &g.path) {
                 self.help(
                     span(at),
+                    "two goals of one name",
                     format!(
                         "two goals are named `{}`: `{}` and `{}`",
                         g.goal.name,
@@ -358,6 +392,7 @@ impl Cx<'_> {
         if traces.get_ref().is_empty() {
             self.help(
                 span(traces),
+                "no traces",
                 "no traces: the suite would have no cells",
                 "add a [[trace]] with `manifest`, `path` or `model`",
             );
@@ -373,7 +408,11 @@ impl Cx<'_> {
                 continue;
             };
             if let Some(first) = names.insert(trace.name.clone(), at) {
-                let d = self.error(at, format!("trace `{}` is named twice", trace.name));
+                let d = self.error(
+                    at,
+                    "named again here",
+                    format!("trace `{}` is named twice", trace.name),
+                );
                 *d = d.clone().with_related(first, "first named here");
                 ok = false;
             }
@@ -387,6 +426,7 @@ impl Cx<'_> {
         if given.iter().filter(|&&g| g).count() != 1 {
             self.help(
                 at,
+                "one kind per [[trace]]",
                 "a trace is one of `manifest`, `path` or `model`",
                 "write one [[trace]] table per trace, each with exactly one of them",
             );
@@ -433,6 +473,7 @@ impl Cx<'_> {
             };
             self.help(
                 at,
+                "not in the manifest",
                 format!(
                     "`{}` is not a trace of traces/manifest.toml",
                     name.get_ref()
@@ -444,6 +485,7 @@ impl Cx<'_> {
         let Some(dir) = traces_dir else {
             self.help(
                 at,
+                "needs GOALC_TRACES",
                 format!("cannot find manifest trace `{}`: GOALC_TRACES is not set", entry.name),
                 "set GOALC_TRACES to the folder of the reference traces, or give the trace's `path`",
             );
@@ -453,6 +495,7 @@ impl Cx<'_> {
         if !path.is_file() {
             self.help(
                 at,
+                "not in GOALC_TRACES",
                 format!("manifest trace `{}` is not in GOALC_TRACES", entry.name),
                 format!(
                     "expected `{}`; download it as traces/manifest.toml says",
@@ -512,7 +555,7 @@ impl Cx<'_> {
                 ModelError::NoProcs => m.procs.as_ref(),
                 _ => m.jobs.as_ref(),
             };
-            self.error(field.map_or(at, span), e.to_string());
+            self.error(field.map_or(at, span), "out of range", e.to_string());
             return None;
         }
         Some(SuiteTrace {
@@ -532,6 +575,7 @@ impl Cx<'_> {
         if *v.get_ref() < min {
             self.error(
                 span(v),
+                "too small",
                 format!("`{what}` must be at least {min}, got {}", v.get_ref()),
             );
             return None;
@@ -544,7 +588,11 @@ impl Cx<'_> {
             Ok(n) => Some(n),
             Err(_) => {
                 let at = v.map_or(Span::new(0, 0), span);
-                self.error(at, format!("{n} is too large (at most {})", u32::MAX));
+                self.error(
+                    at,
+                    "too large",
+                    format!("{n} is too large (at most {})", u32::MAX),
+                );
                 None
             }
         }
@@ -557,6 +605,7 @@ impl Cx<'_> {
             Err(e) => {
                 self.help(
                     span(v),
+                    "not a duration",
                     e.to_string(),
                     "durations read like 90s, 30m, 24h, 7d",
                 );
@@ -604,6 +653,7 @@ impl Cx<'_> {
         if list.get_ref().is_empty() {
             self.help(
                 span(list),
+                "no values",
                 format!("axis `{name}` is empty: the suite would have no cells"),
                 format!("give `{name}` at least one value, or leave it out"),
             );
@@ -613,7 +663,11 @@ impl Cx<'_> {
         for (i, v) in items.iter().enumerate() {
             if let Some(first) = items[..i].iter().find(|f| f.get_ref() == v.get_ref()) {
                 let first = span(first);
-                let d = self.error(span(v), format!("axis `{name}` has this value twice"));
+                let d = self.error(
+                    span(v),
+                    "again here",
+                    format!("axis `{name}` has this value twice"),
+                );
                 *d = d.clone().with_related(first, "first here");
             }
         }
@@ -633,6 +687,7 @@ impl Cx<'_> {
             if !(x.is_finite() && x > 0.0) {
                 self.error(
                     span(v),
+                    "not positive",
                     format!("`{name}` values must be positive, got {x}"),
                 );
             }
@@ -662,7 +717,11 @@ impl Cx<'_> {
         let load_factors = self.positive("load_factors", a.load_factors.as_ref());
         let mut places = vec![Place::Whole];
         if let (Some(w), Some(m)) = (&a.windows, &a.months) {
-            let d = self.error(span(m), "`months` and `windows` exclude each other");
+            let d = self.error(
+                span(m),
+                "months given here",
+                "`months` and `windows` exclude each other",
+            );
             *d = d
                 .clone()
                 .with_related(span(w), "windows given here")
@@ -673,7 +732,7 @@ impl Cx<'_> {
                 match v.get_ref().parse::<WindowSpec>() {
                     Ok(spec) => places.push(Place::Window(v.get_ref().clone(), spec)),
                     Err(e) => {
-                        self.error(span(v), e);
+                        self.error(span(v), "not a window", e);
                     }
                 }
             }
@@ -687,6 +746,7 @@ impl Cx<'_> {
                     }
                     _ => self.help(
                         span(v),
+                        "not a month",
                         format!("`{}` is not a month", v.get_ref()),
                         "months are 1-based numbers (1 is a trace's first calendar month) or \"YYYY-MM\"",
                     ),
@@ -697,6 +757,7 @@ impl Cx<'_> {
         if let (true, Some(at)) = (measured_whole, around) {
             self.help(
                 at,
+                "around no window",
                 "`warmup` and `cooldown` need a `windows` or `months` axis",
                 "they are simulated before and after a measured window",
             );
@@ -710,6 +771,7 @@ impl Cx<'_> {
                     b => {
                         self.error(
                             span(v),
+                            "too small",
                             format!("a node budget must be at least 1, got {b}"),
                         );
                         None
@@ -728,6 +790,7 @@ impl Cx<'_> {
                     if let Some(s) = &a.seeds {
                         self.help(
                             span(s),
+                            "no model to seed",
                             "`seeds` apply to the built-in model, and no trace is a `model`",
                             "add a [[trace]] with `model = { ... }`, or leave `seeds` out",
                         );
@@ -738,7 +801,11 @@ impl Cx<'_> {
                     .filter_map(|v| match *v.get_ref() {
                         s if s >= 0 => Some(s as u64),
                         s => {
-                            self.error(span(v), format!("a seed must be 0 or more, got {s}"));
+                            self.error(
+                                span(v),
+                                "negative",
+                                format!("a seed must be 0 or more, got {s}"),
+                            );
                             None
                         }
                     })
