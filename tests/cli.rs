@@ -1092,3 +1092,31 @@ fn one_instant_of_submits_has_no_offered_load() {
         "{out}"
     );
 }
+
+/// A `GOALC_CORES` that is no number of cores is said, and every core is
+/// used; the outcome is the same whatever the cores.
+#[test]
+fn a_bad_cores_setting_is_said_not_ignored() {
+    let run = |cores: &str| {
+        Command::new(env!("CARGO_BIN_EXE_goalc"))
+            .args(["simulate", "--model-jobs", "300", "--format", "csv"])
+            .env("GOALC_CORES", cores)
+            .output()
+            .expect("run goalc")
+    };
+    let one = run("1");
+    assert!(one.status.success(), "{}", stderr(&one));
+    assert!(!stderr(&one).contains("warning"), "{}", stderr(&one));
+    for bad in ["abc", "0", "-2"] {
+        let o = run(bad);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "warning: GOALC_CORES={bad} is not a number of cores (1 or more)"
+            )),
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(stdout(&o), stdout(&one));
+    }
+}

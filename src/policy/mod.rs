@@ -211,8 +211,18 @@ pub const POLICY_NAMES: &[(&str, &str)] = &[
     ),
     (
         "<order>-<dispatch>",
-        "any order (fcfs, lxf, sjf) with any dispatch (nobackfill, list, easy, easy:N, \
-         conservative, noguarantee), e.g. lxf-conservative",
+        "any order (fcfs, lxf, sjf, fairshare) with any dispatch (nobackfill, list, easy, \
+         easy:N, conservative, noguarantee), e.g. lxf-conservative, fairshare-easy \
+         (FAIR's fairshare order, decay 24h)",
+    ),
+    (
+        "fairshare-dynamic",
+        "conservative backfilling with dynamic reservations, fairshare order (FAIR)",
+    ),
+    (
+        "fairshare-starvation:24h:all",
+        "FAIR's CPlant scheduler: a starvation queue after 24h (any duration), every \
+         user (`:fair` leaves heavy users out)",
     ),
 ];
 
@@ -253,10 +263,51 @@ pub(crate) fn hours(secs: Time) -> String {
 
 /// An unknown or malformed policy name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown policy `{name}`: {reason} (known: fcfs, lxf, sjf, list, easy, easy:N, fcfs-backfill, lxf-backfill, sjf-backfill, conservative, no-guarantee, or <order>-<dispatch>)")]
+#[error("unknown policy `{name}`: {reason}{}", hint.as_ref().map_or(String::new(), |h| format!(" ({h})")))]
 pub struct PolicyNameError {
     pub name: String,
     pub reason: String,
+    /// A near name or the known ones, when the name is not one.
+    pub hint: Option<String>,
+}
+
+/// A near policy name, else the names `--help` lists.
+fn policy_hint(name: &str) -> String {
+    let lower = name.trim().to_ascii_lowercase();
+    let dispatches = [
+        "nobackfill",
+        "list",
+        "easy",
+        "conservative",
+        "noguarantee",
+        "dynamic",
+        "starvation:24h:all",
+        "starvation:24h:fair",
+    ];
+    let mut names: Vec<String> = POLICY_NAMES
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .filter(|n| !n.starts_with('<'))
+        .collect();
+    for order in Order::ALL {
+        names.extend(dispatches.iter().map(|d| format!("{}-{d}", order.name())));
+    }
+    let near = names
+        .iter()
+        .map(|c| (strsim::damerau_levenshtein(&lower, c), c))
+        .filter(|&(d, c)| d > 0 && d <= (c.len().max(lower.len()) / 3).max(1))
+        .min_by_key(|&(d, c)| (d, c.clone()));
+    match near {
+        Some((_, c)) => format!("did you mean `{c}`?"),
+        None => format!(
+            "known: {}, or `all`; `goalc simulate --help` says what each is",
+            POLICY_NAMES
+                .iter()
+                .map(|(n, _)| *n)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
 }
 
 impl FromStr for PolicySpec {
@@ -266,12 +317,17 @@ impl FromStr for PolicySpec {
         let err = |reason: &str| PolicyNameError {
             name: s.to_string(),
             reason: reason.to_string(),
+            hint: None,
+        };
+        let unknown = |reason: &str| PolicyNameError {
+            hint: Some(policy_hint(s)),
+            ..err(reason)
         };
         let lower = s.trim().to_ascii_lowercase();
         let parse_order = |o: &str| Order::ALL.into_iter().find(|x| x.name() == o);
         if let Some((o, rest)) = lower.split_once('-') {
             if let Some(spec) = parse_fair_dispatch(rest) {
-                let order = parse_order(o).ok_or_else(|| err("unknown queue order"))?;
+                let order = parse_order(o).ok_or_else(|| unknown("unknown queue order"))?;
                 if let Ok(Dispatch::Starvation {
                     exclude_heavy: true,
                     ..
@@ -326,7 +382,7 @@ impl FromStr for PolicySpec {
             "conservative" if depth.is_none() => Dispatch::Conservative,
             "noguarantee" | "no-guarantee" if depth.is_none() => Dispatch::NoGuarantee,
             _ if depth.is_some() => return Err(err("only easy takes a reservation depth")),
-            _ => return Err(err("not a policy name")),
+            _ => return Err(unknown("not a policy name")),
         };
         Ok(PolicySpec::new(dispatch, order))
     }
@@ -477,5 +533,28 @@ mod tests {
         assert!(e.to_string().contains("only easy"), "{e}");
         let e = "fifo".parse::<PolicySpec>().unwrap_err();
         assert!(e.to_string().starts_with("unknown policy `fifo`"), "{e}");
+        // Every name `--help` lists, fairshare's included, when none is near.
+        for listed in [
+            "no-guarantee",
+            "fairshare-dynamic",
+            "fairshare-starvation:24h:all",
+        ] {
+            assert!(e.to_string().contains(listed), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_near_name_is_suggested_and_a_bad_depth_gets_no_guess() {
+        for (typo, near) in [
+            ("fairshar-easy", "fairshare-easy"),
+            ("lxf-conservativ", "lxf-conservative"),
+            ("xyz-starvation:24h:all", "lxf-starvation:24h:all"),
+            ("conservatve", "conservative"),
+        ] {
+            let e = typo.parse::<PolicySpec>().unwrap_err().to_string();
+            assert!(e.ends_with(&format!("(did you mean `{near}`?)")), "{e}");
+        }
+        let e = "easy:0".parse::<PolicySpec>().unwrap_err();
+        assert_eq!(e.hint, None);
     }
 }

@@ -23,6 +23,7 @@ pub use execute::{
 };
 pub use goal::Goal;
 pub use notes::notes;
+pub use parallel::cores_setting;
 pub use reference::{Reference, Thresholds};
 pub use scale::{scale_to_machine, Calibration, ScaleFactor, ScaleSpec, Scaled, Try};
 pub use workloads::{FactorBy, LoadBy, WindowSpec, WorkloadPlan};

@@ -45,11 +45,14 @@ pub(crate) fn cores_for_one_run() -> usize {
         return 1;
     }
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
-    match std::env::var("GOALC_CORES")
+    cores_setting().map_or(all, |n| n.min(all))
+}
+
+/// `GOALC_CORES` when it is a whole number of at least 1; anything else
+/// counts as unset (the command line warns of it).
+pub fn cores_setting() -> Option<usize> {
+    std::env::var("GOALC_CORES")
         .ok()
-        .and_then(|v| v.parse::<usize>().ok())
-    {
-        Some(n) => n.clamp(1, all),
-        None => all,
-    }
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n >= 1)
 }

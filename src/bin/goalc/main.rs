@@ -125,6 +125,7 @@ fn main() {
             std::process::exit(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    warn_of_bad_cores_setting();
     let result = match cli.command {
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args),
@@ -141,6 +142,20 @@ fn main() {
             eprintln!("goalc: error: {message}");
         }
         std::process::exit(e.exit_code());
+    }
+}
+
+/// A `GOALC_CORES` that is not a number of cores is said, not ignored in
+/// silence.
+fn warn_of_bad_cores_setting() {
+    if let Some(v) = std::env::var_os("GOALC_CORES") {
+        if goalc::run::cores_setting().is_none() {
+            eprintln!(
+                "goalc: warning: GOALC_CORES={} is not a number of cores (1 or more); every core \
+                 is used",
+                v.to_string_lossy()
+            );
+        }
     }
 }
 

@@ -36,10 +36,19 @@ pub struct SimulateArgs {
 
 pub fn policy_help() -> String {
     let mut s = String::from("Policies:\n");
+    let width = POLICY_NAMES.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
     for (name, what) in POLICY_NAMES {
-        s.push_str(&format!("  {name:<20} {what}\n"));
+        s.push_str(&format!("  {name:<width$}  {what}\n"));
     }
-    s.push_str("  all                  every baseline above, FCFS and LXF orders");
+    let all: Vec<String> = goalc::policy::all_baselines()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    s.push_str(&format!(
+        "  {:<width$}  the baselines {}",
+        "all",
+        all.join(", ")
+    ));
     s
 }
 
