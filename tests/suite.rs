@@ -27,7 +27,7 @@ fn write_suite(dir: &Path, goals: &[&str], jobs: u32, loads: &str) -> PathBuf {
         .collect();
     let text = format!(
         "goals = [{}]\n\n[[trace]]\nmodel = {{ jobs = {jobs}, procs = 64 }}\n\n\
-         [[trace]]\npath = \"{ROOT}/traces/lublin-1000-64-s2.swf\"\n\n\
+         [[trace]]\npath = \"{ROOT}/traces/lublin-2000-128-s1.swf\"\n\n\
          [axes]\nloads = [{loads}]\nbudgets = [20, 60]\nseeds = [1, 2]\n",
         goals.join(", ")
     );

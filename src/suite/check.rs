@@ -116,6 +116,9 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
         w.warmup.as_ref().or(w.cooldown.as_ref()).map(span)
     });
     let axes = cx.axes(parsed.axes.as_ref(), &traces, around);
+    if let (Some(traces), Some(axes)) = (&traces, &axes) {
+        cx.distinct_workload_names(traces, &axes.seeds, &parsed.trace);
+    }
     let mut goals = Vec::new();
     for path in &goal_paths {
         let (checked, hash) = match std::fs::read(path) {
@@ -419,6 +422,58 @@ impl Cx<'_> {
             out.push(trace);
         }
         ok.then_some(out)
+    }
+
+    /// The model makes one workload per seed, named for its parameters
+    /// and seed (`lublin-1000-64-s2`): a trace file of that name would be
+    /// a second workload reports cannot tell apart from it.
+    fn distinct_workload_names(
+        &mut self,
+        traces: &[SuiteTrace],
+        seeds: &[u64],
+        entries: &Spanned<Vec<Spanned<TraceEntry>>>,
+    ) {
+        let files: BTreeMap<&str, usize> = traces
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| !matches!(t.source, TraceSource::Model { .. }))
+            .map(|(i, t)| (t.name.as_str(), i))
+            .collect();
+        for (i, t) in traces.iter().enumerate() {
+            let TraceSource::Model {
+                jobs,
+                procs,
+                widest,
+                users,
+            } = t.source
+            else {
+                continue;
+            };
+            for &seed in seeds {
+                let name = crate::workload::model::workload_name(&ModelParams {
+                    jobs,
+                    procs,
+                    widest,
+                    users,
+                    seed,
+                });
+                let Some(&file) = files.get(name.as_str()) else {
+                    continue;
+                };
+                let d = self.error(
+                    span(&entries.get_ref()[file]),
+                    "named as a workload of the model",
+                    format!(
+                        "trace `{name}` has the name of the model's workload with seed {seed}: \
+                         reports could not tell the two apart"
+                    ),
+                );
+                *d = d
+                    .clone()
+                    .with_related(span(&entries.get_ref()[i]), "the model")
+                    .with_help("rename the trace file, or leave that seed out");
+            }
+        }
     }
 
     fn trace(&mut self, at: Span, t: &TraceEntry, traces_dir: Option<&Path>) -> Option<SuiteTrace> {

@@ -413,6 +413,12 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
         })
         .collect();
 
+    Ok(Workload::new(workload_name(p), p.procs, header(p), jobs))
+}
+
+/// The name of the workload the model makes with `p`: its parameters and
+/// seed, as reports show it.
+pub fn workload_name(p: &ModelParams) -> String {
     let mut name = match p.widest {
         Some(w) => format!("lublin-{}-{}-w{w}-s{}", p.jobs, p.procs, p.seed),
         None => format!("lublin-{}-{}-s{}", p.jobs, p.procs, p.seed),
@@ -420,7 +426,7 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
     if let Some(u) = p.users {
         name.push_str(&format!("-u{u}"));
     }
-    Ok(Workload::new(name, p.procs, header(p), jobs))
+    name
 }
 
 /// The header a trace of this model carries.
