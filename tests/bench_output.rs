@@ -352,7 +352,8 @@ fn bench_on_the_model_has_users_by_default() {
         .join(" ");
     assert!(
         flat.contains(
-            "has the same user (the built-in model has none without --model-users), so fairshare"
+            "has the same user (a trace whose user field, SWF field 12, is the same throughout or \
+             -1, or the built-in model without --model-users), so fairshare"
         ),
         "{flat}"
     );

@@ -173,7 +173,7 @@ fn the_jobs_past_first_jobs_and_unused_model_options_are_said() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // Not "outside the time window": no window was asked for.
     assert!(
-        stdout(&o).contains("dropped 1 jobs: 1 after the first jobs kept"),
+        stdout(&o).contains("dropped 1 job: 1 after the first jobs kept"),
         "{}",
         stdout(&o)
     );

@@ -820,17 +820,25 @@ fn caption(r: &RunReport) -> String {
         "every job submitted in the same second (no offered load over time)".to_string()
     };
     let mut s = format!(
-        "trace {}: {} processors, {} jobs simulated, {} measured, {load}",
-        r.trace, r.procs, w.jobs, w.measured,
+        "trace {}: {} processors, {} simulated, {} measured, {load}",
+        r.trace,
+        r.procs,
+        count(w.jobs, "job"),
+        w.measured,
     );
     if m.dropped.total() > 0 {
-        let _ = write!(s, "; dropped {} jobs: {}", m.dropped.total(), m.dropped);
+        let _ = write!(
+            s,
+            "; dropped {}: {}",
+            count(m.dropped.total(), "job"),
+            m.dropped
+        );
     }
     if w.estimate_is_run_time > 0 {
         let _ = write!(
             s,
-            "; {} jobs without a requested time (SWF field 9): estimate = run time",
-            w.estimate_is_run_time
+            "; {} without a requested time (SWF field 9): estimate = run time",
+            count(w.estimate_is_run_time, "job")
         );
     }
     if let Some(e) = r.excess {
@@ -845,6 +853,16 @@ fn caption(r: &RunReport) -> String {
         let _ = write!(s, "; events {}: {}", r.events, r.events.describe());
     }
     s
+}
+
+/// `n` things, the noun in the plural unless `n` is 1: `1 job`, `3 jobs`.
+pub fn count(n: impl TryInto<u64>, noun: &str) -> String {
+    let n: u64 = n.try_into().unwrap_or(u64::MAX);
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }
 
 /// A duration rounded to its two largest units, for people: `80d 3h`,

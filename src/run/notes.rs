@@ -7,6 +7,10 @@ use crate::policy::{Dispatch, GoalPolicy, PolicySpec};
 use crate::report::{approx_duration, Mechanism, Note};
 use crate::workload::Workload;
 
+/// Where a workload of one user comes from.
+const ONE_USER: &str = "a trace whose user field, SWF field 12, is the same throughout or -1, or \
+                        the built-in model without --model-users";
+
 /// The notes for `goals` run on `workloads`.
 pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
     let mut out = Vec::new();
@@ -39,19 +43,21 @@ pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
             if goals.iter().any(|g| g.fairshare.is_some()) {
                 out.push(note(
                     Mechanism::Fairshare,
-                    "every job of this workload has the same user (the built-in model has none without \
-                     --model-users), so fairshare orders the queue first come, first served; give the \
-                     model users or run on a trace with users to see fairshare at work"
-                        .into(),
+                    format!(
+                        "every job of this workload has the same user ({ONE_USER}), so fairshare \
+                         orders the queue first come, first served; run on a trace with users, or \
+                         give the model users, to see fairshare at work"
+                    ),
                 ));
             }
             if goals.iter().any(|g| g.groups.is_some()) {
                 out.push(note(
                     Mechanism::Greedy,
-                    "every job of this workload has the same user (the built-in model has none without \
-                     --model-users), so every job is in user group 1; give the model users or run on a \
-                     trace with users to see the owner's groups"
-                        .into(),
+                    format!(
+                        "every job of this workload has the same user ({ONE_USER}), so every job is \
+                         in user group 1; run on a trace with users, or give the model users, to \
+                         see the owner's groups"
+                    ),
                 ));
             }
         }

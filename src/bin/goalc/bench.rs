@@ -245,9 +245,9 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     match goalc::results::plots::write_for_runs(&reports, &dir) {
         Ok(plots) if !plots.is_empty() => out.push_str(&wrap(
             &format!(
-                "plots: {} SVG files in {} (two measures per goal, EASY marked; `goalc report` draws more \
+                "plots: {} in {} (two measures per goal, EASY marked; `goalc report` draws more \
                  from a suite's store)",
-                plots.len(),
+                goalc::report::count(plots.len(), "SVG file"),
                 dir.display()
             ),
             120,

@@ -108,6 +108,10 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
         eprintln!("note: {note}");
     }
     let written = plots::write(&plan, &dir).map_err(|e| CliError::Usage(e.to_string()))?;
-    eprintln!("plots: {} SVG files in {}", written.len(), dir.display());
+    eprintln!(
+        "plots: {} in {}",
+        goalc::report::count(written.len(), "SVG file"),
+        dir.display()
+    );
     Ok(())
 }
