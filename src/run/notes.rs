@@ -4,8 +4,9 @@
 
 use super::goal::Goal;
 use crate::policy::{Dispatch, GoalPolicy, PolicySpec};
-use crate::report::{approx_duration, Mechanism, Note};
-use crate::workload::Workload;
+use crate::report::{approx_duration, count, Mechanism, Note};
+use crate::workload::{Time, Workload};
+use std::collections::BTreeMap;
 
 /// Where a workload of one user comes from.
 const ONE_USER: &str = "a trace whose user field, SWF field 12, is the same throughout or -1, or \
@@ -30,6 +31,36 @@ pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
                      the limits of {} split nothing",
                     approx_duration(longest),
                     idle_limits.join(", ")
+                ),
+            ));
+        }
+        // A limit that splits says how much: each chunk is measured as a
+        // job, and a fine limit makes the run simulate many more jobs.
+        let mut splitting: BTreeMap<Time, Vec<&str>> = BTreeMap::new();
+        for g in goals {
+            if let Some(limit) = g.runtime_limit.filter(|&l| l > 0 && longest > l) {
+                splitting.entry(limit).or_default().push(g.name.as_str());
+            }
+        }
+        for (limit, names) in splitting {
+            let (split, chunks) = w
+                .jobs
+                .iter()
+                .map(|j| j.sim_runtime().max(1) as u64)
+                .filter(|&run| run > limit as u64)
+                .fold((0u64, 0u64), |(n, c), run| {
+                    (n + 1, c + run.div_ceil(limit as u64))
+                });
+            out.push(note(
+                Mechanism::Fairshare,
+                format!(
+                    "a runtime limit of {} ({}) splits {} of this workload into {}, each \
+                     measured as a job: those goals simulate {}",
+                    approx_duration(limit),
+                    names.join(", "),
+                    count(split, "job"),
+                    count(chunks, "chunk"),
+                    count(w.jobs.len() as u64 - split + chunks, "job")
                 ),
             ));
         }
@@ -104,4 +135,43 @@ pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Order;
+    use crate::workload::{Job, SwfHeader};
+
+    #[test]
+    fn a_runtime_limit_says_what_it_splits_or_that_it_splits_nothing() {
+        // Run times 100, 250 and 40 under a limit of 100: one job splits
+        // into 3 chunks, so the goal simulates 5 jobs.
+        let jobs = [(1, 100), (2, 250), (3, 40)]
+            .map(|(n, run)| Job::plain(n, 0, run, 1))
+            .to_vec();
+        let w = Workload::new("w", 4, SwfHeader::default(), jobs);
+        let limited = |name: &str, limit| Goal {
+            name: name.into(),
+            runtime_limit: Some(limit),
+            ..Goal::baseline(PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs), 60)
+        };
+        let goals = [limited("a", 100), limited("b", 100), limited("c", 250)];
+        let texts: Vec<String> = notes(&goals, std::slice::from_ref(&w))
+            .into_iter()
+            .map(|(_, _, text)| text)
+            .collect();
+        assert!(
+            texts.contains(&"no job of this workload runs longer than a runtime limit (the longest \
+                 runs 4m 10s), so the limits of c split nothing"
+                .to_string()),
+            "{texts:?}"
+        );
+        assert!(
+            texts.contains(&"a runtime limit of 1m 40s (a, b) splits 1 job of this workload into \
+                 3 chunks, each measured as a job: those goals simulate 5 jobs"
+                .to_string()),
+            "{texts:?}"
+        );
+    }
 }
