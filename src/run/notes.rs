@@ -154,7 +154,10 @@ mod tests {
         let limited = |name: &str, limit| Goal {
             name: name.into(),
             runtime_limit: Some(limit),
-            ..Goal::baseline(PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs), 60)
+            ..Goal::baseline(
+                PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs),
+                60,
+            )
         };
         let goals = [limited("a", 100), limited("b", 100), limited("c", 250)];
         let texts: Vec<String> = notes(&goals, std::slice::from_ref(&w))
@@ -162,15 +165,19 @@ mod tests {
             .map(|(_, _, text)| text)
             .collect();
         assert!(
-            texts.contains(&"no job of this workload runs longer than a runtime limit (the longest \
+            texts.contains(
+                &"no job of this workload runs longer than a runtime limit (the longest \
                  runs 4m 10s), so the limits of c split nothing"
-                .to_string()),
+                    .to_string()
+            ),
             "{texts:?}"
         );
         assert!(
-            texts.contains(&"a runtime limit of 1m 40s (a, b) splits 1 job of this workload into \
+            texts.contains(
+                &"a runtime limit of 1m 40s (a, b) splits 1 job of this workload into \
                  3 chunks, each measured as a job: those goals simulate 5 jobs"
-                .to_string()),
+                    .to_string()
+            ),
             "{texts:?}"
         );
     }

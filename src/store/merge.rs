@@ -74,11 +74,15 @@ pub fn merge(inputs: &[Input]) -> Result<Vec<Record>, StoreError> {
         for (i, r) in input.contents.records.iter().enumerate() {
             let here = (input.name, i + 1);
             if let Some((place, other)) = by_key.get(r.key.as_str()) {
-                if *other != r {
+                if !other.agrees_with(r) {
                     return Err(StoreError::Refused(format!(
                         "cannot merge: {}",
                         conflict(*place, here, r)
                     )));
+                }
+                // Of two that agree, the one that counts its suite's cells.
+                if other.suite_cells.is_none() {
+                    by_key.insert(&r.key, (here, r));
                 }
                 continue;
             }
@@ -96,7 +100,7 @@ pub fn distinct(input: &Input) -> Result<Vec<Record>, StoreError> {
     let mut out = Vec::new();
     for (i, r) in input.contents.records.iter().enumerate() {
         match lines.get(r.key.as_str()) {
-            Some(&line) if input.contents.records[line - 1] != *r => {
+            Some(&line) if !input.contents.records[line - 1].agrees_with(r) => {
                 return Err(StoreError::Refused(conflict(
                     (input.name, line),
                     (input.name, i + 1),
@@ -193,6 +197,44 @@ mod tests {
         );
         assert!(incomplete(&records[4..]).is_empty());
         assert!(incomplete(&[]).is_empty());
+    }
+
+    #[test]
+    fn a_record_from_before_suites_were_counted_agrees_with_its_cell() {
+        let old = store(vec![Record {
+            suite_cells: None,
+            ..rec("a")
+        }]);
+        let new = store(vec![rec("a"), rec("b")]);
+        let inputs = [
+            Input {
+                name: "old",
+                contents: &old,
+            },
+            Input {
+                name: "new",
+                contents: &new,
+            },
+        ];
+        let m = merge(&inputs).unwrap();
+        assert_eq!(m, [rec("a"), rec("b")]);
+        let both = store(vec![
+            Record {
+                suite_cells: None,
+                ..rec("a")
+            },
+            rec("a"),
+        ]);
+        let input = Input {
+            name: "s",
+            contents: &both,
+        };
+        assert_eq!(distinct(&input).unwrap().len(), 1);
+        // Anything else that differs is still a conflict.
+        let mut changed = rec("a");
+        changed.suite_cells = None;
+        changed.report.epochs += 1;
+        assert!(!changed.agrees_with(&rec("a")));
     }
 
     #[test]
