@@ -17,6 +17,7 @@ pub mod results;
 pub mod run;
 pub mod sim;
 pub mod store;
+pub mod suggest;
 pub mod suite;
 pub mod train;
 pub mod units;

@@ -1,6 +1,6 @@
 //! The library's layering, checked on its source: data flows one way.
 //!
-//! Layers, lowest first: `workload`, `units`, `sim` (the core), `policy`,
+//! Layers, lowest first: `workload`, `units`, `suggest`, `sim` (the core), `policy`,
 //! `measures`, `report`, `run`, `lang`, `store`, `results`, `suite`
 //! (`results` reads stores, so it sits above `store`). A file may name only its own layer
 //! and the layers below it, and no two files may import each other through
@@ -11,9 +11,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const LAYERS: [&str; 11] = [
-    "workload", "units", "sim", "policy", "measures", "report", "run", "lang", "store", "results",
-    "suite",
+const LAYERS: [&str; 12] = [
+    "workload", "units", "suggest", "sim", "policy", "measures", "report", "run", "lang", "store",
+    "results", "suite",
 ];
 
 /// Module path (e.g. `["policy", "search", "traverse"]`) of every library

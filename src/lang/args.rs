@@ -11,19 +11,7 @@ use crate::workload::Time;
 /// The result of checking: a value, or the diagnostic that stops it.
 pub type Check<T = ()> = Result<T, Diagnostic>;
 
-/// The closest candidate to `word`, if close enough to be a likely typo.
-pub fn did_you_mean<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let lower = word.to_ascii_lowercase();
-    candidates
-        .into_iter()
-        .map(|c| (strsim::damerau_levenshtein(&lower, c), c))
-        .filter(|&(d, c)| d <= (c.len().max(word.len()) / 3).max(1))
-        .min_by_key(|&(d, c)| (d, c))
-        .map(|(_, c)| c)
-}
+pub use crate::suggest::did_you_mean;
 
 pub fn suggestion(word: &str, candidates: &[&str]) -> String {
     match did_you_mean(word, candidates.iter().copied()) {

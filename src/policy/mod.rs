@@ -292,13 +292,8 @@ fn policy_hint(name: &str) -> String {
     for order in Order::ALL {
         names.extend(dispatches.iter().map(|d| format!("{}-{d}", order.name())));
     }
-    let near = names
-        .iter()
-        .map(|c| (strsim::damerau_levenshtein(&lower, c), c))
-        .filter(|&(d, c)| d > 0 && d <= (c.len().max(lower.len()) / 3).max(1))
-        .min_by_key(|&(d, c)| (d, c.clone()));
-    match near {
-        Some((_, c)) => format!("did you mean `{c}`?"),
+    match crate::suggest::did_you_mean(&lower, names.iter().map(String::as_str)) {
+        Some(c) => format!("did you mean `{c}`?"),
         None => format!(
             "known: {}, or `all`; `goalc simulate --help` says what each is",
             POLICY_NAMES
