@@ -980,6 +980,15 @@ fn train_resumes_only_the_training_its_checkpoint_was_of() {
     let o = train(&template, "60", "2", false);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(out.arg()).unwrap(), resumed);
+    // A parent whose fitness no schedule gives was written by hand.
+    let mut edited: serde_json::Value = serde_json::from_str(&saved).unwrap();
+    edited["population"][0]["fitness"] = "-inf".into();
+    std::fs::write(checkpoint.arg(), edited.to_string()).unwrap();
+    let err = one_line_error(&train(&template, "60", "2", true));
+    assert!(
+        err.contains("parent 1 has fitness -inf, which no schedule gives"),
+        "{err}"
+    );
     // Another workload or another template is another training.
     for (template, jobs) in [
         (template.clone(), "61"),

@@ -124,6 +124,13 @@ impl GreedyTraining {
         self.objectives(x).iter().sum()
     }
 
+    /// Whether a fitness can come from [`GreedyTraining::fitness`]: an
+    /// owner objective is a finite number of seconds (NaN stands for "not
+    /// evaluated"), so an infinite one in a checkpoint was written by hand.
+    pub fn possible_fitness(f: f64) -> bool {
+        !f.is_infinite()
+    }
+
     /// The trained goal as a goal file: `comments` first (each line
     /// prefixed with `# `), then the statements.
     pub fn goal_text(&self, name: &str, x: &[f64], comments: &[String]) -> String {

@@ -113,6 +113,20 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     let mut es = if args.resume {
         let path = args.checkpoint.as_deref().expect("clap requires it");
         let checkpoint = read_checkpoint(path)?;
+        if let Some((i, p)) = checkpoint
+            .population
+            .iter()
+            .enumerate()
+            .find(|(_, p)| !GreedyTraining::possible_fitness(p.fitness))
+        {
+            return Err(CliError::Usage(format!(
+                "{}: parent {} has fitness {}, which no schedule gives (an owner objective is \
+                 finite): the checkpoint was edited; start afresh without --resume",
+                path.display(),
+                i + 1,
+                p.fitness
+            )));
+        }
         Es::resume(config, bounds, checkpoint).map_err(|e| match e {
             EsError::CheckpointProblem { .. } => CliError::Usage(format!(
                 "{}: this checkpoint trained another template, other traces or other workload settings; resume with those, or start afresh without --resume",
