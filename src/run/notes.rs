@@ -5,6 +5,7 @@
 use super::goal::Goal;
 use crate::policy::{Dispatch, GoalPolicy, PolicySpec};
 use crate::report::{approx_duration, count, Mechanism, Note};
+use crate::workload::transform::chunks_under_limit;
 use crate::workload::{Time, Workload};
 use std::collections::BTreeMap;
 
@@ -46,11 +47,9 @@ pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
             let (split, chunks) = w
                 .jobs
                 .iter()
-                .map(|j| j.sim_runtime().max(1) as u64)
-                .filter(|&run| run > limit as u64)
-                .fold((0u64, 0u64), |(n, c), run| {
-                    (n + 1, c + run.div_ceil(limit as u64))
-                });
+                .map(|j| chunks_under_limit(j, limit))
+                .filter(|&c| c > 1)
+                .fold((0u128, 0u128), |(n, all), c| (n + 1, all + c));
             out.push(note(
                 Mechanism::Fairshare,
                 format!(
@@ -60,7 +59,7 @@ pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
                     names.join(", "),
                     count(split, "job"),
                     count(chunks, "chunk"),
-                    count(w.jobs.len() as u64 - split + chunks, "job")
+                    count(w.jobs.len() as u128 - split + chunks, "job")
                 ),
             ));
         }

@@ -162,6 +162,23 @@ mod tests {
         }
     }
 
+    /// Two named stores, as `merge` takes them.
+    fn pair<'a>(
+        (a, x): (&'a str, &'a StoreContents),
+        (b, y): (&'a str, &'a StoreContents),
+    ) -> [Input<'a>; 2] {
+        [
+            Input {
+                name: a,
+                contents: x,
+            },
+            Input {
+                name: b,
+                contents: y,
+            },
+        ]
+    }
+
     fn rec(key: &str) -> Record {
         Record {
             key: key.into(),
@@ -206,17 +223,7 @@ mod tests {
             ..rec("a")
         }]);
         let new = store(vec![rec("a"), rec("b")]);
-        let inputs = [
-            Input {
-                name: "old",
-                contents: &old,
-            },
-            Input {
-                name: "new",
-                contents: &new,
-            },
-        ];
-        let m = merge(&inputs).unwrap();
+        let m = merge(&pair(("old", &old), ("new", &new))).unwrap();
         assert_eq!(m, [rec("a"), rec("b")]);
         let both = store(vec![
             Record {
@@ -241,17 +248,7 @@ mod tests {
     fn shards_unite_sorted_and_once() {
         let a = store(vec![rec("c"), rec("a")]);
         let b = store(vec![rec("b"), rec("a")]);
-        let inputs = [
-            Input {
-                name: "a",
-                contents: &a,
-            },
-            Input {
-                name: "b",
-                contents: &b,
-            },
-        ];
-        let m = merge(&inputs).unwrap();
+        let m = merge(&pair(("a", &a), ("b", &b))).unwrap();
         let keys: Vec<&str> = m.iter().map(|r| r.key.as_str()).collect();
         assert_eq!(keys, ["a", "b", "c"]);
     }
@@ -284,17 +281,9 @@ mod tests {
                 "x.jsonl:1 and y.jsonl:1 hold different records for cell a",
             ),
         ] {
-            let inputs = [
-                Input {
-                    name: "x.jsonl",
-                    contents: &a,
-                },
-                Input {
-                    name: "y.jsonl",
-                    contents: other,
-                },
-            ];
-            let e = merge(&inputs).unwrap_err().to_string();
+            let e = merge(&pair(("x.jsonl", &a), ("y.jsonl", other)))
+                .unwrap_err()
+                .to_string();
             assert!(
                 e.contains(what) && e.contains("x.jsonl") && e.contains("y.jsonl"),
                 "{e}"

@@ -431,13 +431,19 @@ pub fn expand_load(w: &Workload, factor: f64) -> Result<Workload, TransformError
 /// job order, and name their predecessor in [`Job::follows`] and in SWF
 /// field 17 (preceding job, think time 0). The split uses the simulated run
 /// time (a job killed at its estimate is split up to the estimate).
+/// How many jobs [`limit_runtime`] makes of `j` under a limit of `limit`
+/// seconds (more than 0): 1 when it runs no longer.
+pub fn chunks_under_limit(j: &Job, limit: Time) -> u128 {
+    (j.sim_runtime().max(1) as u128).div_ceil(limit as u128)
+}
+
 pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformError> {
     if limit <= 0 {
         return Err(TransformError::BadLimit(limit));
     }
     // Count the chunks before making them: a run time of centuries under a
     // limit of hours is millions of chunks.
-    let chunks = |j: &Job| (j.sim_runtime().max(1) as u128).div_ceil(limit as u128);
+    let chunks = |j: &Job| chunks_under_limit(j, limit);
     let total: u128 = w.jobs.iter().map(chunks).sum();
     if total > MAX_BUILT_JOBS as u128 {
         let longest = w
