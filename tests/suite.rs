@@ -56,6 +56,10 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
 fn ok(o: Output) -> Output {
     assert!(o.status.success(), "goalc failed: {}", stderr(&o));
     o
@@ -467,14 +471,42 @@ fn a_cell_that_cannot_run_stops_no_other() {
         assert!(e.contains("1 of 4 cells failed (said above)"), "{e}");
         assert_eq!(sorted_lines(&store).len(), 3, "round {round}");
     }
-    // The report of the store says it is partial.
-    let o = ok(goalc(
-        &["report", store.to_str().unwrap(), "--no-plots"],
-        "1",
-    ));
+    // The report of the store says it is partial: in the tables
+    // themselves, so a pasted report keeps it, and on standard error for
+    // the data formats, which have no place for it.
+    let report = |format: &str| {
+        ok(goalc(
+            &[
+                "report",
+                store.to_str().unwrap(),
+                "--no-plots",
+                "--format",
+                format,
+            ],
+            "1",
+        ))
+    };
+    let missing = "holds 3 of its suite's 4 cells: 1 missing (failed";
+    let o = report("table");
     assert!(
-        stderr(&o).contains("s.jsonl holds 3 of its suite's 4 cells: 1 missing (failed"),
+        stdout(&o).contains(&format!("warning: this store {missing}")),
         "{}",
-        stderr(&o)
+        stdout(&o)
     );
+    assert!(!stderr(&o).contains(missing), "said twice: {}", stderr(&o));
+    let o = report("markdown");
+    assert!(
+        stdout(&o).contains(&format!("> **Warning:** this store {missing}")),
+        "{}",
+        stdout(&o)
+    );
+    for format in ["csv", "json"] {
+        let o = report(format);
+        assert!(
+            stderr(&o).contains(&format!("s.jsonl {missing}")),
+            "{format}: {}",
+            stderr(&o)
+        );
+        assert!(!stdout(&o).contains(missing), "{format}: {}", stdout(&o));
+    }
 }

@@ -82,6 +82,15 @@ pub fn render(records: &[Record], format: Format, only: &[&str]) -> String {
             } else {
                 format!("{summary}\n")
             };
+            // In the document itself, so a report pasted into a review
+            // still says that cells are missing.
+            for note in crate::store::merge::incomplete_note("this store", records) {
+                if md {
+                    let _ = write!(out, "\n> **Warning:** {note}\n");
+                } else {
+                    let _ = writeln!(out, "warning: {note}");
+                }
+            }
             for g in &groups {
                 let reports: Vec<RunReport> = g.records.iter().map(|r| r.report.clone()).collect();
                 if md {

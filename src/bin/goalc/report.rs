@@ -4,6 +4,7 @@
 use crate::args::FormatArg;
 use crate::CliError;
 use clap::Args;
+use goalc::report::Format;
 use goalc::results::{check_measures, diff, plots, tables};
 use goalc::store::Record;
 use std::path::{Path, PathBuf};
@@ -36,8 +37,9 @@ pub struct ReportArgs {
 }
 
 /// The records of the store at `path`; a missing or empty store is bad
-/// input.
-fn read(path: &Path) -> Result<Vec<Record>, CliError> {
+/// input. A store lacking cells of its suite is warned of on standard
+/// error when `warn_incomplete` (the tables say so themselves).
+fn read(path: &Path, warn_incomplete: bool) -> Result<Vec<Record>, CliError> {
     let contents = crate::read_store(path, "run")?;
     if contents.records.is_empty() {
         return Err(CliError::Usage(format!(
@@ -55,8 +57,10 @@ fn read(path: &Path) -> Result<Vec<Record>, CliError> {
     }
     // A record written twice is one cell, counted once.
     let records = goalc::store::merge::distinct(&input)?;
-    for note in goalc::store::merge::incomplete_note(&name, &records) {
-        eprintln!("goalc: warning: {note}");
+    if warn_incomplete {
+        for note in goalc::store::merge::incomplete_note(&name, &records) {
+            eprintln!("goalc: warning: {note}");
+        }
     }
     Ok(records)
 }
@@ -69,7 +73,7 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
                 args.threshold
             )));
         }
-        let (before, after) = (read(&paths[0])?, read(&paths[1])?);
+        let (before, after) = (read(&paths[0], true)?, read(&paths[1], true)?);
         let d = diff::diff(&before, &after, args.threshold);
         crate::print(&diff::markdown(
             &d,
@@ -85,7 +89,8 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
         ));
     };
     check_measures(&args.measures).map_err(|e| CliError::Usage(e.to_string()))?;
-    let records = read(store)?;
+    let tables_say_it = matches!(args.format.format, Format::Table | Format::Markdown);
+    let records = read(store, !tables_say_it)?;
     let only: Vec<&str> = args.measures.iter().map(String::as_str).collect();
     crate::print(&tables::render(&records, args.format.format, &only))?;
     if args.no_plots {
