@@ -1083,6 +1083,22 @@ fn a_failed_write_to_standard_output_is_an_error() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
+/// With standard error a closed pipe, an error still ends with its exit
+/// code, not a panic.
+#[test]
+fn a_closed_standard_error_is_no_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goalc"))
+        .args(["simulate", "no-such-trace.swf"])
+        .env("RUST_BACKTRACE", "0")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run goalc");
+    // Closed long before goalc, still starting, has anything to say.
+    drop(child.stderr.take());
+    let status = child.wait().expect("goalc ends");
+    assert_eq!(status.code(), Some(2), "{status}");
+}
+
 /// Jobs all submitted in one second have no span to measure a load over:
 /// the caption says so instead of a load "over the 0s".
 #[test]

@@ -128,7 +128,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     // The model's set-up, for what the user left unsaid; said in the output.
     let mut defaults = Vec::new();
     if let Some(unused) = args.workload.unused_model_options(!traces.is_empty()) {
-        eprintln!("goalc: warning: {unused}");
+        say!("goalc: warning: {unused}");
     }
     if traces.is_empty() {
         if plan.load.is_none() && plan.load_factors.is_empty() {
@@ -150,7 +150,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     }
     let workloads = plan.workloads(&traces)?;
     for warning in plan.load_warnings(&workloads) {
-        eprintln!("goalc: warning: {warning}");
+        say!("goalc: warning: {warning}");
     }
     let bar = crate::progress(
         (goals.len() * workloads.len()) as u64,
@@ -180,9 +180,9 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     };
     for (workload, e) in &failed {
         if workloads.len() > 1 {
-            eprintln!("goalc: error: on workload `{workload}`: {e}");
+            say!("goalc: error: on workload `{workload}`: {e}");
         } else {
-            eprintln!("goalc: error: {e}");
+            say!("goalc: error: {e}");
         }
     }
     if let Some((_, e)) = last {
@@ -253,7 +253,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             120,
         )),
         Ok(_) => {}
-        Err(e) => eprintln!("goalc: warning: plots not drawn: {e}"),
+        Err(e) => say!("goalc: warning: plots not drawn: {e}"),
     }
     crate::print(&out)?;
     failed.map_or(Ok(()), Err)

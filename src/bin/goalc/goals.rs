@@ -79,7 +79,7 @@ pub fn compile_goals(paths: &[PathBuf]) -> Result<Vec<Goal>, CliError> {
             warned.len(),
             warned.join(", ")
         );
-        eprint!("{}", goalc::report::wrap(&line, 120));
+        let _ = write!(std::io::stderr(), "{}", goalc::report::wrap(&line, 120));
     }
     Ok(checked.into_iter().filter_map(|c| c.goal).collect())
 }

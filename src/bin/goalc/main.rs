@@ -7,6 +7,15 @@
 //! bad input (a bad trace line, a missing file, an unknown policy, a
 //! damaged store).
 
+/// `eprintln!` that ignores a failed write: with standard error a closed
+/// pipe, a message has nowhere to go, and `eprintln!` would panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod args;
 mod bench;
 mod check;
@@ -139,7 +148,7 @@ fn main() {
         let message = e.to_string();
         // Goal-file errors were already shown as diagnostics.
         if !message.is_empty() {
-            eprintln!("goalc: error: {message}");
+            say!("goalc: error: {message}");
         }
         std::process::exit(e.exit_code());
     }
@@ -150,7 +159,7 @@ fn main() {
 fn warn_of_bad_cores_setting() {
     if let Some(v) = std::env::var_os("GOALC_CORES") {
         if goalc::run::cores_setting().is_none() {
-            eprintln!(
+            say!(
                 "goalc: warning: GOALC_CORES={} is not a number of cores (1 or more); every core \
                  is used",
                 v.to_string_lossy()
@@ -186,7 +195,7 @@ pub fn read_store(
     }
     let contents = goalc::store::Store::read(path)?;
     if contents.torn > 0 {
-        eprintln!(
+        say!(
             "{}: ignored a torn last line (its {what} was interrupted)",
             path.display()
         );

@@ -29,20 +29,20 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
     let records = merge(&inputs)?;
     let text: String = records.iter().map(|r| r.to_line()).collect();
     write_atomically(&args.out, text.as_bytes())?;
-    eprintln!(
+    say!(
         "merged {} records from {} stores into {}",
         records.len(),
         args.stores.len(),
         args.out.display()
     );
     if records.is_empty() {
-        eprintln!(
+        say!(
             "goalc: warning: no store held a record; {} is empty",
             args.out.display()
         );
     }
     for note in incomplete_note(&args.out.display().to_string(), &records) {
-        eprintln!("goalc: warning: {note}");
+        say!("goalc: warning: {note}");
     }
     Ok(())
 }

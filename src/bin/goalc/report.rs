@@ -53,13 +53,13 @@ fn read(path: &Path, warn_incomplete: bool) -> Result<Vec<Record>, CliError> {
         contents: &contents,
     };
     if let Some(why) = goalc::store::merge::mixed(std::slice::from_ref(&input)) {
-        eprintln!("goalc: warning: {why}: the report mixes experiments");
+        say!("goalc: warning: {why}: the report mixes experiments");
     }
     // A record written twice is one cell, counted once.
     let records = goalc::store::merge::distinct(&input)?;
     if warn_incomplete {
         for note in goalc::store::merge::incomplete_note(&name, &records) {
-            eprintln!("goalc: warning: {note}");
+            say!("goalc: warning: {note}");
         }
     }
     Ok(records)
@@ -110,10 +110,10 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
         plots::plan(&records, &only, &scatter)
     };
     for note in &plan.skipped {
-        eprintln!("note: {note}");
+        say!("note: {note}");
     }
     let written = plots::write(&plan, &dir).map_err(|e| CliError::Usage(e.to_string()))?;
-    eprintln!(
+    say!(
         "plots: {} in {}",
         goalc::report::count(written.len(), "SVG file"),
         dir.display()

@@ -83,11 +83,11 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         .collect();
     let plan = args.workload.plan();
     if let Some(unused) = args.workload.unused_model_options(!args.traces.is_empty()) {
-        eprintln!("goalc: warning: {unused}");
+        say!("goalc: warning: {unused}");
     }
     let workloads = plan.workloads(&args.traces)?;
     for warning in plan.load_warnings(&workloads) {
-        eprintln!("goalc: warning: {warning}");
+        say!("goalc: warning: {warning}");
     }
     let events = args.events.events;
     let reports =

@@ -190,7 +190,7 @@ fn emit_slurm(
                 .map_err(CliError::write(&path))?;
         }
     }
-    eprintln!(
+    say!(
         "wrote {}/{{array.sbatch,merge.sbatch,submit.sh}}: {} cells in {shards} shards; run {}/submit.sh",
         dir.display(),
         layout.cells.len(),

@@ -7,7 +7,7 @@ use clap::Args;
 use goalc::lang::{check_template, Template};
 use goalc::train::greedy::GreedyTraining;
 use goalc::train::{Bounds, Checkpoint, Es, EsConfig, EsError};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
@@ -83,14 +83,18 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     let template: Template = match check_template(&file, &text) {
         Ok(t) => t,
         Err(checked) => {
-            eprint!("{}", checked.render(std::io::stderr().is_terminal()));
+            let _ = write!(
+                std::io::stderr(),
+                "{}",
+                checked.render(std::io::stderr().is_terminal())
+            );
             return Err(CliError::GoalErrors(format!(
                 "{file}: not a template to train"
             )));
         }
     };
     if let Some(unused) = args.workload.unused_model_options(!args.traces.is_empty()) {
-        eprintln!("goalc: warning: {unused}");
+        say!("goalc: warning: {unused}");
     }
     let workloads = args.workload.plan().workloads(&args.traces)?;
     let training = GreedyTraining::new(
@@ -156,9 +160,12 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         bar.set_message(format!("best {:.0}", p.best_fitness));
         if !interactive {
             // A log (a batch job, CI) gets a line per generation instead.
-            eprintln!(
+            say!(
                 "goalc train: generation {}/{}: best {:.0} after {} evaluations",
-                p.generation, p.generations, p.best_fitness, p.evaluations
+                p.generation,
+                p.generations,
+                p.best_fitness,
+                p.evaluations
             );
         }
         if let Some(path) = &args.checkpoint {
@@ -214,7 +221,7 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         )));
     }
     std::fs::write(&args.out, &text).map_err(CliError::write(&args.out))?;
-    eprintln!(
+    say!(
         "goalc: wrote {} (objective {:.0}{})",
         args.out.display(),
         result.best_fitness,
