@@ -447,6 +447,59 @@ fn bench_runs_goals_and_marks_the_best() {
     assert!(out.contains("**"), "{out}");
 }
 
+/// Reports know traces and goals by name: two of one name would share a
+/// table and give rows no reader could tell apart, so bench refuses them.
+#[test]
+fn bench_refuses_two_traces_or_goals_of_one_name() {
+    let a = scratch("tiny.swf", GOOD);
+    let b = scratch("tiny.swf.gz", GOOD); // the same name once `.gz` is off
+    let o = goalc(&[
+        "bench",
+        &repo("goals/easy.goal"),
+        "--trace",
+        a.arg(),
+        "--trace",
+        b.arg(),
+    ]);
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!(
+            "traces `{}` and `{}` are both named `tiny` in reports",
+            a.display(),
+            b.display()
+        )),
+        "{err}"
+    );
+    let again = scratch(
+        "easy-again.goal",
+        &std::fs::read_to_string(repo("goals/easy.goal")).unwrap(),
+    );
+    let o = goalc(&[
+        "bench",
+        &repo("goals/easy.goal"),
+        again.arg(),
+        "--trace",
+        a.arg(),
+    ]);
+    let err = one_line_error(&o);
+    assert!(
+        err.contains(&format!(
+            "goal files `{}` and `{}` are both named `EASY`",
+            repo("goals/easy.goal"),
+            again.display()
+        )),
+        "{err}"
+    );
+    let o = goalc(&[
+        "bench",
+        &repo("goals/easy.goal"),
+        &repo("goals/easy.goal"),
+        "--trace",
+        a.arg(),
+    ]);
+    assert!(one_line_error(&o).contains("is named twice: name each goal file once"));
+}
+
 #[test]
 fn bench_refuses_goals_with_errors() {
     let bad = scratch("bad-bench.goal", "owner 10*awrt(group 7)\n");

@@ -174,6 +174,17 @@ impl WorkloadPlan {
                 traces[again].display()
             )));
         }
+        // Reports, stores and tables know a trace by its name alone: two
+        // files of one name would share a table and their rows mix.
+        let names: Vec<String> = traces.iter().map(|t| swf::trace_name(t)).collect();
+        if let Some((first, again)) = repeat(&names, |a, b| a == b) {
+            return Err(RunError::Invalid(format!(
+                "traces `{}` and `{}` are both named `{}` in reports: give one another file name",
+                traces[first].display(),
+                traces[again].display(),
+                names[first]
+            )));
+        }
         let sources: Vec<Option<&Path>> = if traces.is_empty() {
             vec![None]
         } else {

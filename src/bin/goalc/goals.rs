@@ -81,5 +81,24 @@ pub fn compile_goals(paths: &[PathBuf]) -> Result<Vec<Goal>, CliError> {
         );
         let _ = write!(std::io::stderr(), "{}", goalc::report::wrap(&line, 120));
     }
-    Ok(checked.into_iter().filter_map(|c| c.goal).collect())
+    let goals: Vec<(String, Goal)> = checked
+        .into_iter()
+        .filter_map(|c| Some((c.file, c.goal?)))
+        .collect();
+    // Reports tell goals apart by name: two of one name would be two rows
+    // no reader could tell apart.
+    for (again, (file, goal)) in goals.iter().enumerate() {
+        if let Some((first, _)) = goals[..again].iter().find(|(_, g)| g.name == goal.name) {
+            return Err(CliError::Usage(if first == file {
+                format!("goal file `{file}` is named twice: name each goal file once")
+            } else {
+                format!(
+                    "goal files `{first}` and `{file}` are both named `{}`: give one of them \
+                     another `name`",
+                    goal.name
+                )
+            }));
+        }
+    }
+    Ok(goals.into_iter().map(|(_, g)| g).collect())
 }
