@@ -500,6 +500,25 @@ fn bench_refuses_two_traces_or_goals_of_one_name() {
     assert!(one_line_error(&o).contains("is named twice: name each goal file once"));
 }
 
+/// Node budgets on the command line are held to the goal language's
+/// range, and one given twice would be two rows of one name.
+#[test]
+fn bench_refuses_budgets_out_of_range_or_twice() {
+    let goal = repo("goals/tradeoff-tw-avgx.goal");
+    for (budgets, said) in [
+        ("0", "--budget: a node budget is 1 to 100000000, got 0"),
+        (
+            "18446744073709551615,1",
+            "--budget: a node budget is 1 to 100000000, got 18446744073709551615",
+        ),
+        ("100,40,100", "--budget: 100 is given twice: each budget once"),
+    ] {
+        let o = goalc(&["bench", &goal, "--budget", budgets, "--model-jobs", "50"]);
+        let err = one_line_error(&o);
+        assert!(err.contains(said), "{budgets}: {err}");
+    }
+}
+
 #[test]
 fn bench_refuses_goals_with_errors() {
     let bad = scratch("bad-bench.goal", "owner 10*awrt(group 7)\n");

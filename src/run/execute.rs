@@ -12,7 +12,7 @@ use crate::measures::moldable::moldable_measures;
 use crate::measures::owner::{awrt_by_group, OwnerObjective};
 use crate::measures::{admission_measures, measure, normalized_excess, MeasureOptions};
 use crate::policy::fairshare::Decay;
-use crate::policy::search::SearchCost;
+use crate::policy::search::{SearchCost, SearchSpec};
 use crate::policy::GoalPolicy;
 use crate::report::{ExcessSummary, OwnerReport, RunReport, SearchSummary, WorkloadInfo};
 use crate::sim::{
@@ -47,6 +47,22 @@ impl RunOptions {
         normalized_excess: true,
         fairness: true,
     };
+}
+
+/// Why `budgets` cannot be the node budgets of a run, if so: each is 1 to
+/// [`SearchSpec::MAX_BUDGET`], and none is given twice (its runs would be
+/// two rows of one name).
+pub fn check_budgets(budgets: &[u64]) -> Result<(), String> {
+    let max = SearchSpec::MAX_BUDGET;
+    if let Some(b) = budgets.iter().find(|&&b| !(1..=max).contains(&b)) {
+        return Err(format!("a node budget is 1 to {max}, got {b}"));
+    }
+    for (i, b) in budgets.iter().enumerate() {
+        if budgets[..i].contains(b) {
+            return Err(format!("{b} is given twice: each budget once"));
+        }
+    }
+    Ok(())
 }
 
 /// The goals to run: each search goal once per budget in `budgets` (when

@@ -19,7 +19,8 @@ pub mod workloads;
 
 pub use deadlines::DeadlineSpec;
 pub use execute::{
-    expand_budgets, goal_workload, run_all, run_each, run_goal, run_one, BenchContext, RunOptions,
+    check_budgets, expand_budgets, goal_workload, run_all, run_each, run_goal, run_one,
+    BenchContext, RunOptions,
 };
 pub use goal::Goal;
 pub use notes::notes;

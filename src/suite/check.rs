@@ -10,6 +10,7 @@ use super::manifest;
 use super::spec::{AxisValues, Place, Settings, Suite, SuiteGoal, SuiteTrace, TraceSource};
 use crate::lang::args::did_you_mean;
 use crate::lang::diag::{render, Diagnostic, Span};
+use crate::policy::search::SearchSpec;
 use crate::run::{FactorBy, LoadBy, WindowSpec};
 use crate::sim::EventMode;
 use crate::store::sha256_hex;
@@ -822,12 +823,13 @@ impl Cx<'_> {
             Some(items) => items
                 .iter()
                 .filter_map(|v| match *v.get_ref() {
-                    b if b >= 1 => Some(b as u64),
+                    b if b >= 1 && b as u64 <= SearchSpec::MAX_BUDGET => Some(b as u64),
                     b => {
+                        let small = b < 1;
                         self.error(
                             span(v),
-                            "too small",
-                            format!("a node budget must be at least 1, got {b}"),
+                            if small { "too small" } else { "too large" },
+                            format!("a node budget is 1 to {}, got {b}", SearchSpec::MAX_BUDGET),
                         );
                         None
                     }

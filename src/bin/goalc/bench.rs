@@ -5,7 +5,7 @@ use crate::goals::{compile_goals, goal_paths};
 use crate::CliError;
 use clap::Args;
 use goalc::report::{render, results, summary, wrap, Format};
-use goalc::run::{expand_budgets, notes, run_each, RunError, RunOptions};
+use goalc::run::{check_budgets, expand_budgets, notes, run_each, RunError, RunOptions};
 use goalc::suite::Shard;
 use std::path::PathBuf;
 
@@ -118,11 +118,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     };
     let goals = compile_goals(&goal_paths(&goal_args)?)?;
     let traces = bench_traces(&args)?;
-    if args.budget.contains(&0) {
-        return Err(CliError::Usage(
-            "--budget: a node budget must be at least 1".into(),
-        ));
-    }
+    check_budgets(&args.budget).map_err(|e| CliError::Usage(format!("--budget: {e}")))?;
     let goals = expand_budgets(&goals, &args.budget);
     let mut plan = args.workload.plan();
     // The model's set-up, for what the user left unsaid; said in the output.

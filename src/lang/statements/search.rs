@@ -104,9 +104,6 @@ pub const MEASURES: [&str; 4] = [
     "avg_slowdown",
 ];
 
-/// Largest node budget accepted per epoch.
-pub const MAX_BUDGET: u32 = 100_000_000;
-
 /// A checked objective statement, with the paper's warnings.
 pub struct ObjectiveStmt {
     pub objective: Objective,
@@ -446,7 +443,7 @@ fn search(st: &Statement) -> Check<SearchStmt> {
             }
             _ => {
                 let item = args.next("a node budget, e.g. budget 4000")?;
-                out.budget = whole_number(item, "node budget", 1, MAX_BUDGET)?;
+                out.budget = whole_number(item, "node budget", 1, SearchSpec::MAX_BUDGET as u32)?;
             }
         }
     }

@@ -43,6 +43,9 @@ impl SearchSpec {
     pub const DEFAULT_TRAVERSAL: Traversal = Traversal::Dds;
     pub const DEFAULT_BRANCH: Order = Order::Lxf;
     pub const DEFAULT_BUDGET: u64 = 4000;
+    /// The largest node budget per epoch: an epoch at about 200 ns a visit
+    /// then takes up to 20 s.
+    pub const MAX_BUDGET: u64 = 100_000_000;
 }
 
 impl SearchSpec {
