@@ -343,6 +343,9 @@ fn share_ppm(item: &Item) -> Check<u64> {
     Ok(ppm.round() as u64)
 }
 
+/// The largest weight of an owner objective's term, in size.
+pub const MAX_WEIGHT: f64 = 1e9;
+
 /// `owner TERM [+|- TERM ...]`, a term `[WEIGHT *] MEASURE`.
 fn owner(st: &Statement) -> Check<OwnerObjective> {
     const EXAMPLE: &str = "owner 10*awrt(group 1) + 4*awrt(group 2)";
@@ -387,7 +390,14 @@ fn owner(st: &Statement) -> Check<OwnerObjective> {
         };
         let mut weight = 1.0;
         if let Token::Quantity(_) = item.token {
-            weight = number(item, "weight", "a finite number", f64::is_finite)?;
+            // Measures stay below 2^55 (seconds, or a fraction): weights
+            // this size keep every sum finite, so no objective is inf or NaN.
+            weight = number(
+                item,
+                "weight",
+                "from -1e9 to 1e9",
+                |w| w.abs() <= MAX_WEIGHT,
+            )?;
             i += 1;
             match items.get(i) {
                 Some(Item {
