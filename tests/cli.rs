@@ -511,7 +511,10 @@ fn bench_refuses_budgets_out_of_range_or_twice() {
             "18446744073709551615,1",
             "--budget: a node budget is 1 to 100000000, got 18446744073709551615",
         ),
-        ("100,40,100", "--budget: 100 is given twice: each budget once"),
+        (
+            "100,40,100",
+            "--budget: 100 is given twice: each budget once",
+        ),
     ] {
         let o = goalc(&["bench", &goal, "--budget", budgets, "--model-jobs", "50"]);
         let err = one_line_error(&o);
@@ -1153,6 +1156,43 @@ fn a_failed_write_to_standard_output_is_an_error() {
     drop(child.stdout.take());
     let o = child.wait_with_output().expect("goalc ends");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+/// A device is refused before anything is read (`/dev/zero` read whole
+/// would fill the memory); a pipe is read like a file.
+#[test]
+fn devices_are_refused_and_pipes_read() {
+    if Path::new("/dev/zero").exists() {
+        for args in [
+            &["check", "/dev/zero"][..],
+            &["simulate", "/dev/zero", "--procs", "4"],
+            &["bench", "--suite", "/dev/zero"],
+        ] {
+            let err = one_line_error(&goalc(args));
+            assert!(
+                err.contains("/dev/zero: not a regular file or pipe (a device or socket)"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    if !Path::new("/dev/stdin").exists() {
+        return;
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_goalc"))
+        .args(["simulate", "--policy", "fcfs", "/dev/stdin"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run goalc");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(GOOD.as_bytes()).unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("4 jobs simulated"), "{}", stdout(&o));
 }
 
 /// With standard error a closed pipe, an error still ends with its exit

@@ -7,7 +7,8 @@
 //! To review a change in wording or spans:
 //! `INSTA_UPDATE=always cargo test --release --test ui`, then read the diff.
 
-use goalc::lang::{check_bytes, Checked};
+use goalc::lang::syntax::MAX_FILE_BYTES;
+use goalc::lang::{check_bytes, read_goal_file, Checked};
 use std::path::{Path, PathBuf};
 
 const UI_DIR: &str = "tests/ui";
@@ -64,11 +65,37 @@ fn too_large() -> Vec<u8> {
     text.into_bytes()
 }
 
+/// `too_large()` as a goal file on disk, read as `goalc check` reads it.
+fn too_large_as_read() -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(TOO_LARGE);
+    std::fs::write(&path, too_large()).unwrap();
+    read_goal_file(&path).unwrap()
+}
+
+/// A goal file over the limit is read only to just past it (a 1 MiB file,
+/// or `/dev/zero`, is never read whole), and a character the read cuts is
+/// left out, so what is read is still text.
 #[test]
-fn the_generated_file_is_too_large() {
-    let bytes = too_large();
-    assert_eq!(bytes.len(), 1_048_659);
-    assert!(bytes.len() > 1024 * 1024);
+fn a_large_goal_file_is_read_only_past_the_limit() {
+    assert_eq!(too_large_as_read().len(), MAX_FILE_BYTES + 4);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wide.goal");
+    // A 3-byte character over the limit's last byte: 2 bytes of it come
+    // past the 4 the read takes beyond the limit.
+    let mut text = "#".repeat(MAX_FILE_BYTES + 2);
+    text.push('€');
+    std::fs::write(&path, &text).unwrap();
+    let bytes = read_goal_file(&path).unwrap();
+    assert_eq!(bytes.len(), MAX_FILE_BYTES + 2);
+    let checked = check_bytes("wide.goal", &bytes);
+    assert!(
+        checked.diagnostics[0]
+            .message
+            .contains("larger than the 64 KiB a goal file may have"),
+        "{}",
+        checked.diagnostics[0].message
+    );
 }
 
 /// Checks one wrong goal file, named `tests/ui/<file_name>` in its
@@ -88,7 +115,7 @@ fn check_and_pin(file_name: &str, bytes: &[u8]) {
     assert_spans_inside(file_name, &checked);
 
     let text = checked.render(false);
-    if bytes.len() > 1024 * 1024 {
+    if bytes.len() > MAX_FILE_BYTES {
         assert!(
             text.len() < MAX_RENDER_FOR_LARGE_FILE,
             "{file_name}: {} bytes of diagnostics for an oversized file",
@@ -113,7 +140,7 @@ fn every_mistake_is_reported_and_pinned() {
         prepend_module_to_snapshot => false,
         snapshot_suffix => TOO_LARGE,
     }, {
-        check_and_pin(TOO_LARGE, &too_large());
+        check_and_pin(TOO_LARGE, &too_large_as_read());
     });
 }
 

@@ -103,8 +103,26 @@ pub fn check_bytes(file: &str, bytes: &[u8]) -> Checked {
 
 /// Reads and checks a goal file.
 pub fn check_file(path: &Path) -> std::io::Result<Checked> {
-    let bytes = std::fs::read(path)?;
-    Ok(check_bytes(&path.display().to_string(), &bytes))
+    Ok(check_bytes(
+        &path.display().to_string(),
+        &read_goal_file(path)?,
+    ))
+}
+
+/// A goal file's bytes: a file over [`syntax::MAX_FILE_BYTES`] is read only
+/// to one character past it, which the check refuses, rather than whole.
+pub fn read_goal_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    // A UTF-8 character has at most 4 bytes.
+    let mut bytes = crate::workload::input::read_at_most(path, syntax::MAX_FILE_BYTES as u64 + 4)?;
+    if bytes.len() > syntax::MAX_FILE_BYTES {
+        // A character cut at the end is the read's doing, not the file's.
+        if let Err(e) = std::str::from_utf8(&bytes) {
+            if e.error_len().is_none() {
+                bytes.truncate(e.valid_up_to());
+            }
+        }
+    }
+    Ok(bytes)
 }
 
 /// A goal template for `goalc train`: its criteria may lack parameters.

@@ -123,8 +123,7 @@ fn prescan(text: &str) -> Result<(), Diagnostic> {
         return Err(Diagnostic::error(
             Span::new(at, at + len),
             format!(
-                "goal file is {} bytes, more than the {} KiB a goal file may have",
-                text.len(),
+                "goal file is larger than the {} KiB a goal file may have",
                 MAX_FILE_BYTES / 1024
             ),
         )

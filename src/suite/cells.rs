@@ -92,7 +92,7 @@ pub fn model_sha256(
 /// sha256 of a trace file's text, inflated when gzip.
 pub fn file_sha256(path: &Path) -> Result<String, SuiteError> {
     let io = |e| SuiteError::Io(format!("{}: {e}", path.display()));
-    let raw = std::fs::read(path).map_err(io)?;
+    let raw = crate::workload::input::read_whole(path).map_err(io)?;
     if !raw.starts_with(&[0x1f, 0x8b]) {
         return Ok(sha256_hex(&raw));
     }

@@ -57,7 +57,7 @@ impl Checked {
 /// Reads and checks a suite file; `traces_dir` is where manifest names
 /// are found (`$GOALC_TRACES`).
 pub fn check_file(path: &Path, traces_dir: Option<&Path>) -> std::io::Result<Checked> {
-    let bytes = std::fs::read(path)?;
+    let bytes = crate::workload::input::read_whole(path)?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let base = path.parent().unwrap_or(Path::new("."));
     Ok(check_text(

@@ -6,6 +6,7 @@
 //! simulation core only ever sees the finished `Workload`.
 
 pub mod groups;
+pub mod input;
 pub mod model;
 pub mod speedup;
 pub mod swf;

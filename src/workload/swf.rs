@@ -221,7 +221,7 @@ pub struct ReadOptions {
 /// Reads a `.swf` or `.swf.gz` file (gzip is recognised by its magic bytes,
 /// not the name). The workload is named for the file, without extensions.
 pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> {
-    let raw = std::fs::read(path).map_err(|source| SwfError::Io {
+    let raw = super::input::read_whole(path).map_err(|source| SwfError::Io {
         path: path.to_path_buf(),
         source,
     })?;

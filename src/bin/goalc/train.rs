@@ -77,7 +77,11 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             }
         }
     }
-    let text = std::fs::read_to_string(&args.template)
+    let text = goalc::lang::read_goal_file(&args.template)
+        .and_then(|b| {
+            String::from_utf8(b)
+                .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"))
+        })
         .map_err(|e| CliError::Usage(format!("{}: {e}", args.template.display())))?;
     let file = args.template.display().to_string();
     let template: Template = match check_template(&file, &text) {
@@ -235,9 +239,9 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
 }
 
 fn read_checkpoint(path: &Path) -> Result<Checkpoint, CliError> {
-    let text = std::fs::read_to_string(path)
+    let text = goalc::workload::input::read_whole(path)
         .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
-    serde_json::from_str(&text)
+    serde_json::from_slice(&text)
         .map_err(|e| CliError::Usage(format!("{}: not a checkpoint: {e}", path.display())))
 }
 

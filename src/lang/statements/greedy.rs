@@ -392,12 +392,9 @@ fn owner(st: &Statement) -> Check<OwnerObjective> {
         if let Token::Quantity(_) = item.token {
             // Measures stay below 2^55 (seconds, or a fraction): weights
             // this size keep every sum finite, so no objective is inf or NaN.
-            weight = number(
-                item,
-                "weight",
-                "from -1e9 to 1e9",
-                |w| w.abs() <= MAX_WEIGHT,
-            )?;
+            weight = number(item, "weight", "from -1e9 to 1e9", |w| {
+                w.abs() <= MAX_WEIGHT
+            })?;
             i += 1;
             match items.get(i) {
                 Some(Item {
