@@ -786,6 +786,45 @@ fn users_trace() -> Scratch {
     scratch("users.swf", &swf)
 }
 
+/// Where training cannot write its goal or checkpoint is said before it
+/// trains (the README's run takes most of an hour), and nothing is left
+/// behind.
+#[test]
+fn train_finds_an_unwritable_out_before_training() {
+    let trace = users_trace();
+    let folder = scratch_dir("train-out");
+    std::fs::create_dir(&*folder).unwrap();
+    let missing = folder.join("no/such/x.goal");
+    let goal = folder.join("x.goal");
+    let train = |extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            "goals/train/greedy-f2.goal",
+            trace.arg(),
+            "--generations",
+            "500",
+        ];
+        args.extend_from_slice(extra);
+        Command::new(env!("CARGO_BIN_EXE_goalc"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let err = one_line_error(&train(&["--out", missing.to_str().unwrap()]));
+    assert!(err.contains("no/such/x.goal: No such file"), "{err}");
+    let err = one_line_error(&train(&["--out", folder.arg()]));
+    assert!(err.contains("a folder, not a file to write"), "{err}");
+    let err = one_line_error(&train(&[
+        "--out",
+        goal.to_str().unwrap(),
+        "--checkpoint",
+        missing.to_str().unwrap(),
+    ]));
+    assert!(err.contains("no/such/x.goal: No such file"), "{err}");
+    assert!(!goal.exists(), "the probe of --out was left behind");
+}
+
 #[test]
 fn train_writes_a_goal_that_checks_and_runs_and_is_pinned() {
     let trace = users_trace();

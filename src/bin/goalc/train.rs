@@ -77,6 +77,11 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             }
         }
     }
+    // Found out now, not after hours of training.
+    writable(&args.out)?;
+    if let Some(path) = &args.checkpoint {
+        writable(path)?;
+    }
     let text = goalc::lang::read_goal_file(&args.template)
         .and_then(|b| {
             String::from_utf8(b)
@@ -243,6 +248,27 @@ fn read_checkpoint(path: &Path) -> Result<Checkpoint, CliError> {
         .map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))?;
     serde_json::from_slice(&text)
         .map_err(|e| CliError::Usage(format!("{}: not a checkpoint: {e}", path.display())))
+}
+
+/// Whether `path` can be written: opened to append (so nothing in it
+/// changes) and, if that made it, removed again.
+fn writable(path: &Path) -> Result<(), CliError> {
+    if path.is_dir() {
+        return Err(CliError::Usage(format!(
+            "{}: a folder, not a file to write",
+            path.display()
+        )));
+    }
+    let existed = path.exists();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(CliError::write(path))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// Writes the checkpoint beside its place and renames it there, so a run
