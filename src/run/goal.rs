@@ -5,7 +5,7 @@
 
 use crate::measures::owner::OwnerObjective;
 use crate::policy::fairshare::Decay;
-use crate::policy::greedy::week::{Calendar, ZoneError};
+use crate::policy::greedy::week::{Calendar, CalendarError};
 use crate::policy::{Dispatch, GoalPolicy, Order, PolicySpec};
 use crate::report::Mechanism;
 use crate::sim::Policy;
@@ -101,7 +101,7 @@ impl Goal {
     }
 
     /// The policy object the simulator calls on `w`.
-    pub fn build(&self, w: &Workload) -> Result<Box<dyn Policy>, ZoneError> {
+    pub fn build(&self, w: &Workload) -> Result<Box<dyn Policy>, CalendarError> {
         let calendar = if self.policy.needs_calendar() {
             Calendar::of(w)?
         } else {

@@ -45,7 +45,7 @@ pub enum RunError {
     #[error(transparent)]
     Model(#[from] ModelError),
     #[error(transparent)]
-    Zone(#[from] crate::policy::greedy::week::ZoneError),
+    Calendar(#[from] crate::policy::greedy::week::CalendarError),
     /// A speedup model that cannot be applied to the workload.
     #[error("cannot make the workload moldable: {0}")]
     Moldable(String),

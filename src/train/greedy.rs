@@ -9,7 +9,7 @@
 
 use super::Bounds;
 use crate::measures::owner::OwnerObjective;
-use crate::policy::greedy::week::{Calendar, ZoneError};
+use crate::policy::greedy::week::{Calendar, CalendarError};
 use crate::policy::greedy::{Criterion, Family, GreedySpec, Situation};
 use crate::sim::{simulate, SimOptions};
 use crate::workload::groups::{self, Bands};
@@ -32,11 +32,11 @@ impl GreedyTraining {
         bands: Bands,
         owner: OwnerObjective,
         workloads: &[Workload],
-    ) -> Result<Self, ZoneError> {
+    ) -> Result<Self, CalendarError> {
         let workloads = workloads
             .iter()
             .map(|w| Ok((groups::assign(w, &bands), Calendar::of(w)?)))
-            .collect::<Result<_, ZoneError>>()?;
+            .collect::<Result<_, CalendarError>>()?;
         Ok(GreedyTraining {
             families,
             bands,

@@ -159,16 +159,34 @@ impl SwfHeader {
             lines,
             ..Default::default()
         };
-        let int = |h: &SwfHeader, k: &str| {
-            h.get(k)
-                .and_then(|v| v.split_whitespace().next())
-                .and_then(|v| v.parse::<i64>().ok())
-        };
-        // Out of range it is as unusable as a missing one (calendar
-        // windows say so), rather than overflowing date arithmetic.
-        h.unix_start_time =
-            int(&h, "UnixStartTime").filter(|v| v.unsigned_abs() <= MAX_TIME as u64);
+        // Unusable, it counts as missing here; what needs it asks
+        // `start_time` for the reason.
+        h.unix_start_time = h.start_time().ok().flatten();
         h
+    }
+
+    /// The header's `UnixStartTime`, first line of it: `None` without one;
+    /// an error quoting the line for a value that is not whole seconds
+    /// within ±[`MAX_TIME`] (out of range it would overflow date
+    /// arithmetic).
+    pub fn start_time(&self) -> Result<Option<i64>, String> {
+        let Some(line) = self.lines.iter().find(|l| {
+            l.split_once(':')
+                .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("UnixStartTime"))
+        }) else {
+            return Ok(None);
+        };
+        let value = line
+            .split_once(':')
+            .and_then(|(_, v)| v.split_whitespace().next())
+            .unwrap_or("");
+        match value.parse::<i64>() {
+            Ok(t) if t.unsigned_abs() <= MAX_TIME as u64 => Ok(Some(t)),
+            _ => Err(format!(
+                "header `;{line}`: `{value}` is not a time in whole seconds since 1970 \
+                 (within ±{MAX_TIME})"
+            )),
+        }
     }
 }
 
@@ -488,6 +506,27 @@ mod tests {
     }
 
     const HEADER: &str = "; Version: 2.2\n; MaxProcs: 8\n; MaxNodes: 4\n; UnixStartTime: 1000\n";
+
+    #[test]
+    fn a_start_time_is_whole_seconds_in_range_or_an_error_quoting_it() {
+        let start = |line: &str| {
+            let h = SwfHeader::from_lines(vec![line.to_string()]);
+            (h.unix_start_time, h.start_time())
+        };
+        assert_eq!(start(" UnixStartTime: -5 (UTC)"), (Some(-5), Ok(Some(-5))));
+        assert_eq!(start(" MaxProcs: 5"), (None, Ok(None)));
+        for bad in ["abc", "1e3", "9007199254740992", ""] {
+            let (kept, said) = start(&format!(" UnixStartTime: {bad}"));
+            assert_eq!(kept, None, "{bad}");
+            let e = said.unwrap_err();
+            assert!(
+                e.starts_with(&format!(
+                    "header `; UnixStartTime: {bad}`: `{bad}` is not a time in whole seconds"
+                )),
+                "{e}"
+            );
+        }
+    }
 
     #[test]
     fn reads_header_and_fields() {

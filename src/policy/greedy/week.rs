@@ -76,14 +76,19 @@ pub struct Calendar {
 }
 
 /// A trace whose time zone is not known.
+/// Why a trace's header gives no wall clock.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "trace `{trace}`: TimeZoneString `{zone}` is not a time zone name goalc knows (IANA names \
-     such as US/Eastern or Europe/Stockholm); the greedy criteria need local time"
-)]
-pub struct ZoneError {
-    pub trace: String,
-    pub zone: String,
+pub enum CalendarError {
+    #[error(
+        "trace `{trace}`: TimeZoneString `{zone}` is not a time zone name goalc knows (IANA \
+         names such as US/Eastern or Europe/Stockholm); the greedy criteria need local time"
+    )]
+    Zone { trace: String, zone: String },
+    /// A `UnixStartTime` line that is there but unusable: taking 1970 for
+    /// it, as for a trace without one, would put every job in the wrong
+    /// situation.
+    #[error("trace `{trace}`: {why}; the greedy criteria need local time")]
+    Start { trace: String, why: String },
 }
 
 impl Calendar {
@@ -93,18 +98,26 @@ impl Calendar {
     };
 
     /// The wall clock of a workload's trace.
-    pub fn of(w: &Workload) -> Result<Calendar, ZoneError> {
+    pub fn of(w: &Workload) -> Result<Calendar, CalendarError> {
         let zone = match w.header.get("TimeZoneString") {
             None | Some("") => Tz::UTC,
-            Some(name) => name.parse::<Tz>().map_err(|_| ZoneError {
+            Some(name) => name.parse::<Tz>().map_err(|_| CalendarError::Zone {
                 trace: w.name.clone(),
                 zone: name.to_string(),
             })?,
         };
-        Ok(Calendar {
-            unix_start: w.header.unix_start_time.unwrap_or(0),
-            zone,
-        })
+        let unix_start = match w.header.unix_start_time {
+            Some(t) => t,
+            None => w
+                .header
+                .start_time()
+                .map_err(|why| CalendarError::Start {
+                    trace: w.name.clone(),
+                    why,
+                })?
+                .unwrap_or(0),
+        };
+        Ok(Calendar { unix_start, zone })
     }
 
     fn local(&self, t: Time) -> Option<DateTime<Tz>> {
@@ -204,6 +217,41 @@ mod tests {
             .unwrap()
             .and_utc()
             .timestamp()
+    }
+
+    /// A one-job trace with the given header lines.
+    fn trace(header: &str) -> Workload {
+        let text =
+            format!("; MaxProcs: 4\n{header}1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+        crate::workload::swf::parse(
+            text.as_bytes(),
+            std::path::Path::new("t.swf"),
+            "t",
+            &Default::default(),
+        )
+        .unwrap()
+    }
+
+    /// The clock comes from the header; a header line that is there but
+    /// unusable is an error naming it, not 1970 or UTC in silence.
+    #[test]
+    fn the_calendar_is_the_headers_or_an_error_naming_it() {
+        let c = Calendar::of(&trace(
+            "; UnixStartTime: 835823160\n; TimeZoneString: US/Eastern\n",
+        ));
+        assert_eq!(c.unwrap().unix_start, 835_823_160);
+        assert_eq!(Calendar::of(&trace("")).unwrap(), Calendar::UTC_EPOCH);
+        let e = Calendar::of(&trace("; UnixStartTime: soon\n")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "trace `t`: header `; UnixStartTime: soon`: `soon` is not a time in whole \
+                 seconds since 1970 (within ±{}); the greedy criteria need local time",
+                crate::workload::MAX_TIME
+            )
+        );
+        let e = Calendar::of(&trace("; TimeZoneString: Mars/Olympus\n")).unwrap_err();
+        assert!(matches!(e, CalendarError::Zone { .. }), "{e}");
     }
 
     #[test]

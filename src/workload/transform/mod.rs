@@ -49,10 +49,8 @@ pub enum TransformError {
     EmptyWindow { start: Time, end: Time },
     #[error("{what} must not be negative, got {value}s")]
     Negative { what: &'static str, value: Time },
-    #[error(
-        "trace `{0}` has no usable `UnixStartTime` header, so its calendar months are unknown"
-    )]
-    NoStartTime(String),
+    #[error("trace `{trace}`: {why}, so its calendar months are unknown")]
+    NoStartTime { trace: String, why: String },
     #[error("run-time limit must be positive, got {0}s")]
     BadLimit(Time),
     #[error("{what} {value}s is beyond {MAX_TIME}s, the largest time goalc accepts")]
@@ -294,14 +292,27 @@ pub fn window(w: &Workload, win: Window) -> Result<Workload, TransformError> {
     Ok(out)
 }
 
+/// The header's `UnixStartTime`, or why there is none to use.
+fn unix_start(w: &Workload) -> Result<i64, TransformError> {
+    if let Some(t) = w.header.unix_start_time {
+        return Ok(t);
+    }
+    let why = match w.header.start_time() {
+        Err(why) => why,
+        Ok(_) => "no `UnixStartTime` header".to_string(),
+    };
+    Err(TransformError::NoStartTime {
+        trace: w.name.clone(),
+        why,
+    })
+}
+
 /// The calendar months (UTC) the trace's submits span, as
 /// (`YYYY-MM`, start, end) with start and end offsets from the first submit,
 /// ready for [`window`]. Needs the header's `UnixStartTime`.
 pub fn calendar_months(w: &Workload) -> Result<Vec<(String, Time, Time)>, TransformError> {
     use chrono::{DateTime, Datelike, NaiveDate};
-    let Some(unix_start) = w.header.unix_start_time else {
-        return Err(TransformError::NoStartTime(w.name.clone()));
-    };
+    let unix_start = unix_start(w)?;
     let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
         return Ok(Vec::new());
     };
@@ -312,7 +323,10 @@ pub fn calendar_months(w: &Workload) -> Result<Vec<(String, Time, Time)>, Transf
             .map(|d| d.and_utc().timestamp() - unix_start)
     };
     let (Some(d0), Some(d1)) = (date(first.submit), date(last.submit)) else {
-        return Err(TransformError::NoStartTime(w.name.clone()));
+        return Err(TransformError::NoStartTime {
+            trace: w.name.clone(),
+            why: format!("`UnixStartTime` {unix_start} puts its submits past any calendar"),
+        });
     };
     let mut months = Vec::new();
     let (mut y, mut m) = (d0.year(), d0.month());
@@ -333,9 +347,7 @@ pub fn date_offsets(
     from: chrono::NaiveDate,
     to: chrono::NaiveDate,
 ) -> Result<(Time, Time), TransformError> {
-    let Some(unix_start) = w.header.unix_start_time else {
-        return Err(TransformError::NoStartTime(w.name.clone()));
-    };
+    let unix_start = unix_start(w)?;
     let first = w.jobs.first().map_or(0, |j| j.submit);
     let at = |d: chrono::NaiveDate| {
         d.and_hms_opt(0, 0, 0)
@@ -677,7 +689,20 @@ mod tests {
         assert_eq!(months[0].0, "1996-09");
         assert_eq!(months[1], ("1996-10".to_string(), 60, 60 + 31 * 86_400));
         w.header.unix_start_time = None;
-        assert!(calendar_months(&w).is_err());
+        assert_eq!(
+            calendar_months(&w).unwrap_err().to_string(),
+            format!(
+                "trace `{}`: no `UnixStartTime` header, so its calendar months are unknown",
+                w.name
+            )
+        );
+        // There but unusable, the line and the value are said.
+        w.header.lines.push(" UnixStartTime: 1e3".into());
+        let e = calendar_months(&w).unwrap_err().to_string();
+        assert!(
+            e.contains("header `; UnixStartTime: 1e3`: `1e3` is not a time in whole seconds"),
+            "{e}"
+        );
     }
 
     #[test]
