@@ -161,3 +161,154 @@ pub fn check_first_reservation_kept(o: &Outcome) -> Result<(), Vec<String>> {
         Err(errors)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The checkers are the oracle of every policy test: each must accept a
+    //! good schedule and name each kind of bad one.
+
+    use super::*;
+    use crate::sim::{Audit, Reservation};
+    use crate::workload::{Job, SwfHeader};
+
+    /// Jobs `(submit, runtime, procs)` on 4 processors, estimates exact.
+    fn workload(jobs: &[(Time, Time, u32)]) -> Workload {
+        let jobs = jobs
+            .iter()
+            .enumerate()
+            .map(|(i, &(submit, runtime, procs))| Job::plain(i as i64 + 1, submit, runtime, procs))
+            .collect();
+        Workload::new("inv", 4, SwfHeader::default(), jobs)
+    }
+
+    fn outcome(runs: &[Option<(Time, Time)>], reservations: &[(u32, Time)]) -> Outcome {
+        Outcome {
+            policy: "by hand".into(),
+            runs: runs
+                .iter()
+                .map(|r| r.map(|(start, end)| Run { start, end }))
+                .collect(),
+            releases: Vec::new(),
+            widths: Vec::new(),
+            epochs: 0,
+            audit: Some(Audit {
+                reservations: reservations
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(job, at))| Reservation {
+                        epoch: i as u64,
+                        now: i as Time,
+                        job,
+                        at,
+                    })
+                    .collect(),
+                epochs: Vec::new(),
+            }),
+        }
+    }
+
+    fn schedule_errors(w: &Workload, runs: &[Option<(Time, Time)>]) -> Vec<String> {
+        check_schedule(w, &outcome(runs, &[]))
+            .err()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_good_schedule_passes_even_when_a_job_starts_as_another_ends() {
+        let w = workload(&[(0, 10, 4), (0, 5, 4), (3, 2, 1)]);
+        let runs = [Some((0, 10)), Some((10, 15)), None];
+        assert_eq!(check_schedule(&w, &outcome(&runs, &[])), Ok(()));
+    }
+
+    #[test]
+    fn each_broken_rule_of_a_schedule_is_named() {
+        let w = workload(&[(0, 10, 3), (5, 10, 2)]);
+        assert_eq!(
+            schedule_errors(&w, &[Some((0, 10))]),
+            ["1 outcomes for 2 jobs"]
+        );
+        assert_eq!(
+            schedule_errors(&w, &[Some((0, 10)), Some((4, 14))]),
+            [
+                "job 2 starts at 4 before its submit 5",
+                "5 processors in use at 4 on a 4-processor machine"
+            ]
+        );
+        assert_eq!(
+            schedule_errors(&w, &[Some((0, 9)), Some((10, 20))]),
+            ["job 1 ran 9 s, expected 10"]
+        );
+    }
+
+    #[test]
+    fn chunks_must_follow_the_end_of_the_one_before() {
+        let mut w = workload(&[(0, 10, 1), (10, 10, 1), (20, 10, 1)]);
+        w.jobs[1].follows = Some(1);
+        w.jobs[2].follows = Some(2);
+        let good = [Some((0, 10)), Some((10, 20)), Some((20, 30))];
+        assert_eq!(check_schedule(&w, &outcome(&good, &[])), Ok(()));
+        // Submitted as the chunk before ends, a chunk may still wait.
+        let waited = [Some((0, 10)), Some((10, 20)), Some((21, 31))];
+        assert_eq!(schedule_errors(&w, &waited), Vec::<String>::new());
+        w.jobs[2].submit = 25;
+        assert_eq!(
+            schedule_errors(&w, &[Some((0, 10)), Some((10, 20)), Some((25, 35))]),
+            ["chunk 3 submitted at 25 but job 2 ended at 20"]
+        );
+        assert_eq!(
+            schedule_errors(&w, &[Some((0, 10)), None, Some((25, 35))]),
+            ["chunk 3 ran although job 2 before it did not"]
+        );
+    }
+
+    #[test]
+    fn reservations_may_only_move_earlier_and_must_be_kept() {
+        let runs = [Some((0, 10)), Some((20, 30)), None];
+        let kept = |res: &[(u32, Time)]| check_reservations_kept(&outcome(&runs, res));
+        assert_eq!(kept(&[(1, 30), (1, 20)]), Ok(()));
+        assert_eq!(
+            kept(&[(1, 20), (1, 25)]),
+            Err(vec![
+                "job index 1 reservation moved later, from 20 to 25 at 1".to_string()
+            ])
+        );
+        assert_eq!(
+            kept(&[(1, 15)]),
+            Err(vec![
+                "job index 1 started at 20 after its reservation at 15".to_string()
+            ])
+        );
+        assert_eq!(
+            kept(&[(2, 40)]),
+            Err(vec![
+                "job index 2 held a reservation but never ran".to_string()
+            ])
+        );
+        let mut unaudited = outcome(&runs, &[]);
+        unaudited.audit = None;
+        assert_eq!(
+            check_reservations_kept(&unaudited),
+            Err(vec!["run was not audited".to_string()])
+        );
+    }
+
+    #[test]
+    fn a_start_after_the_first_reservation_is_named() {
+        let runs = [Some((0, 10)), Some((20, 30)), None];
+        let first = |res: &[(u32, Time)]| check_first_reservation_kept(&outcome(&runs, res));
+        // Later reservations do not matter: only the first promise.
+        assert_eq!(first(&[(1, 20), (1, 10)]), Ok(()));
+        assert_eq!(
+            first(&[(1, 15), (1, 30)]),
+            Err(vec![
+                "job index 1 started at 20 after its first reservation at 15".to_string()
+            ])
+        );
+        assert_eq!(
+            first(&[(2, 5)]),
+            Err(vec![
+                "job index 2 held a reservation but never ran".to_string()
+            ])
+        );
+    }
+}
