@@ -52,11 +52,49 @@ fn modules() -> BTreeMap<Vec<String>, PathBuf> {
     out
 }
 
-/// The code of a file without comments, string contents and its test
-/// module (tests may use anything), so that only what the library itself
-/// names counts.
+/// The code of a file without comments, string contents and the items
+/// under `#[cfg(test)]` (tests may use anything), so that only what the
+/// library itself names counts.
 fn code(text: &str) -> String {
-    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+    without_test_items(&without_comments_and_strings(text))
+}
+
+/// `code` with each item under `#[cfg(test)]` left out: up to its `;`
+/// (`mod testing;`) or its block's closing brace, whichever ends it. The
+/// library code after such an item is kept.
+fn without_test_items(code: &str) -> String {
+    const MARK: &str = "#[cfg(test)]";
+    let mut out = String::new();
+    let mut rest = code;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at]);
+        let item = &rest[at + MARK.len()..];
+        let mut depth = 0usize;
+        let mut end = item.len();
+        for (i, c) in item.char_indices() {
+            match c {
+                ';' if depth == 0 => {
+                    end = i + 1;
+                    break;
+                }
+                '{' => depth += 1,
+                '}' => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        end = i + 1;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        rest = &item[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn without_comments_and_strings(text: &str) -> String {
     let mut out = String::new();
     for line in text.lines() {
         let mut in_str = false;
@@ -345,4 +383,22 @@ fn the_checker_sees_real_imports() {
     assert!(sim.contains(&vec!["workload".to_string()]), "{sim:?}");
     let run = of("run::execute").expect("run/execute.rs is scanned");
     assert!(run.iter().any(|m| m[0] == "measures"), "{run:?}");
+    // Its `use` lines come after `#[cfg(test)] mod testing;`: only that
+    // item is left out, not the rest of the file.
+    let policy = of("policy").expect("policy/mod.rs is scanned");
+    assert!(policy.iter().any(|m| m[0] == "sim"), "{policy:?}");
+}
+
+#[test]
+fn only_the_items_under_cfg_test_are_left_out() {
+    let text = "use a::b;\n#[cfg(test)]\nmod testing;\nuse c::d;\n\
+                #[cfg(test)]\nmod tests { fn f() { use e::f; } }\nuse g::h;\n";
+    let kept = code(text);
+    for (path, seen) in [("a", true), ("c", true), ("e", false), ("g", true)] {
+        assert_eq!(
+            kept.contains(&format!("use {path}::")),
+            seen,
+            "{path}: {kept}"
+        );
+    }
 }
