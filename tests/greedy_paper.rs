@@ -50,10 +50,14 @@ fn greedy_goals_on_the_papers_scaled_traces() {
     };
     let goals = greedy_goals();
     assert!(goals.len() >= 2, "the EASY reference and a greedy goal");
-    let present: Vec<_> = PAPER_TRACES
+    let (present, missing): (Vec<_>, Vec<_>) = PAPER_TRACES
         .iter()
-        .filter(|(_, file, _)| dir.join(file).exists())
-        .collect();
+        .partition(|(_, file, _)| dir.join(file).exists());
+    // Another folder of traces may hold only some of the paper's: said, so
+    // that the snapshots not checked are known.
+    for (_, file, _) in &missing {
+        eprintln!("{}: not in GOALC_TRACES, not run", file);
+    }
     let texts: Vec<(String, String)> = present
         .par_iter()
         .map(|(label, file, procs)| {

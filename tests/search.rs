@@ -104,6 +104,12 @@ fn tradeoff_weighs_relative_changes() {
     // Against avg wait the picture turns: J2 first avgW 100, J3 first 55:
     // -400% + 45% under A: still J2 first; lexical(avgW -> T_w) picks J3.
     let s = spec(
+        Model::Tradeoff(Reference::A),
+        vec![Measure::TotalExcessiveWait, Measure::AvgWait],
+        Difference::Relaxed { percent: 1.0 },
+    );
+    assert_eq!(starts(&queue(), s), J2_FIRST);
+    let s = spec(
         Model::Lexical,
         vec![Measure::AvgWait, Measure::TotalExcessiveWait],
         Difference::Strict,
