@@ -344,7 +344,7 @@ fn share_ppm(item: &Item) -> Check<u64> {
 }
 
 /// The largest weight of an owner objective's term, in size.
-pub const MAX_WEIGHT: f64 = 1e9;
+const MAX_WEIGHT: f64 = 1e9;
 
 /// `owner TERM [+|- TERM ...]`, a term `[WEIGHT *] MEASURE`.
 fn owner(st: &Statement) -> Check<OwnerObjective> {
@@ -392,9 +392,8 @@ fn owner(st: &Statement) -> Check<OwnerObjective> {
         if let Token::Quantity(_) = item.token {
             // Measures stay below 2^55 (seconds, or a fraction): weights
             // this size keep every sum finite, so no objective is inf or NaN.
-            weight = number(item, "weight", "from -1e9 to 1e9", |w| {
-                w.abs() <= MAX_WEIGHT
-            })?;
+            let range = format!("from -{MAX_WEIGHT:e} to {MAX_WEIGHT:e}");
+            weight = number(item, "weight", &range, |w| w.abs() <= MAX_WEIGHT)?;
             i += 1;
             match items.get(i) {
                 Some(Item {
