@@ -293,6 +293,8 @@ struct Search<'a> {
     acc: Vec<[f64; MAX_MEASURES]>,
     /// Per depth: the lower-bound terms of the placed jobs (to subtract).
     acc_lb: Vec<[f64; MAX_MEASURES]>,
+    /// Each candidate's terms if it started now: its lower bound.
+    lb: Vec<[f64; MAX_MEASURES]>,
     /// Lower-bound terms of all candidates, if each started now.
     total_lb: [f64; MAX_MEASURES],
     profile: &'a mut Profile,
@@ -334,8 +336,11 @@ impl<'a> Search<'a> {
             unplaced_by_age: Unplaced::new(&by_age),
             last_child: vec![None; cands.len() + 1],
             path: Vec::with_capacity(cands.len()),
-            acc: vec![[0.0; MAX_MEASURES]],
-            acc_lb: vec![[0.0; MAX_MEASURES]],
+            // One entry per depth, the root's included, written as the
+            // path reaches it.
+            acc: vec![[0.0; MAX_MEASURES]; cands.len() + 1],
+            acc_lb: vec![[0.0; MAX_MEASURES]; cands.len() + 1],
+            lb: Vec::with_capacity(cands.len()),
             total_lb: [0.0; MAX_MEASURES],
             cands,
             profile,
@@ -349,6 +354,7 @@ impl<'a> Search<'a> {
             for (m, t) in lb.iter().enumerate().take(n) {
                 s.total_lb[m] = s.combine(m, s.total_lb[m], *t);
             }
+            s.lb.push(lb);
         }
         if matches!(
             spec.objective.model,
@@ -482,17 +488,14 @@ impl Visitor for Search<'_> {
         self.unplaced_by_age.take(i);
         self.path.push((i, start, ends));
         let terms = self.terms(i, start);
-        let lb_terms = self.terms(i, self.now);
         let depth = self.path.len();
         let (mut acc, mut acc_lb) = (self.acc[depth - 1], self.acc_lb[depth - 1]);
         for m in 0..self.spec.objective.measures.len() {
             acc[m] = self.combine(m, acc[m], terms[m]);
-            acc_lb[m] += lb_terms[m];
+            acc_lb[m] += self.lb[i][m];
         }
-        self.acc.truncate(depth);
-        self.acc_lb.truncate(depth);
-        self.acc.push(acc);
-        self.acc_lb.push(acc_lb);
+        self.acc[depth] = acc;
+        self.acc_lb[depth] = acc_lb;
         match &self.best {
             Some(best) if depth < self.cands.len() => {
                 let lower = self.lower_bounds();
@@ -518,8 +521,6 @@ impl Visitor for Search<'_> {
             self.profile.release_near(start, c.estimate, c.procs, ends);
             self.unplaced_by_age.put_back(i);
             self.unplaced.put_back(i);
-            self.acc.truncate(self.path.len() + 1);
-            self.acc_lb.truncate(self.path.len() + 1);
         }
     }
 
