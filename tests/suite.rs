@@ -510,3 +510,40 @@ fn a_cell_that_cannot_run_stops_no_other() {
         assert!(!stdout(&o).contains(missing), "{format}: {}", stdout(&o));
     }
 }
+
+/// One goal twice in a store, as two cells under the same axes (a store
+/// edited, or mixing two versions of a goal): the report shows both rows
+/// and says why, in the tables and on standard error for CSV.
+#[test]
+fn a_goal_twice_under_two_keys_is_said() {
+    let dir = temp("twins");
+    let suite = dir.join("suite.toml");
+    std::fs::write(
+        &suite,
+        format!("goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\nmodel = {{ jobs = 100, procs = 16 }}\n"),
+    )
+    .unwrap();
+    let store = dir.join("s.jsonl");
+    ok(run_suite(&suite, &store, &[], "1"));
+    let line = std::fs::read_to_string(&store).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(line.trim()).unwrap();
+    record["key"] = serde_json::Value::String("0".repeat(64));
+    std::fs::write(&store, format!("{}{record}\n", line)).unwrap();
+    let said = "goal `EASY` on `lublin-100-16` is in the store twice under the same axes";
+    let o = ok(goalc(
+        &["report", store.to_str().unwrap(), "--no-plots"],
+        "1",
+    ));
+    assert!(stdout(&o).contains(said), "{}", stdout(&o));
+    let o = ok(goalc(
+        &[
+            "report",
+            store.to_str().unwrap(),
+            "--no-plots",
+            "--format",
+            "csv",
+        ],
+        "1",
+    ));
+    assert!(stderr(&o).contains(said), "{}", stderr(&o));
+}

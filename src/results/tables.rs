@@ -84,7 +84,10 @@ pub fn render(records: &[Record], format: Format, only: &[&str]) -> String {
             };
             // In the document itself, so a report pasted into a review
             // still says that cells are missing.
-            for note in crate::store::merge::incomplete_note("this store", records) {
+            let notes = crate::store::merge::incomplete_note("this store", records)
+                .into_iter()
+                .chain(crate::store::merge::twins(records));
+            for note in notes {
                 if md {
                     let _ = write!(out, "\n> **Warning:** {note}\n");
                 } else {

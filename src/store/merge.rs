@@ -117,6 +117,40 @@ pub fn distinct(input: &Input) -> Result<Vec<Record>, StoreError> {
     Ok(out)
 }
 
+/// Cells the reports cannot tell apart: two records of one goal name on
+/// one trace under the same axes, with different keys (a store that mixes
+/// two versions of a goal or of what its suite measures, or one edited by
+/// hand). Both are shown as rows of one name; said, one line each.
+pub fn twins(records: &[Record]) -> Vec<String> {
+    let mut seen: BTreeMap<(&str, &str, &str, String), &str> = BTreeMap::new();
+    let mut out = Vec::new();
+    for r in records {
+        let axes = serde_json::to_string(&r.axes).unwrap_or_default();
+        let id = (
+            r.goal.as_str(),
+            r.trace.as_str(),
+            r.trace_sha256.as_str(),
+            axes,
+        );
+        match seen.get(&id) {
+            Some(&key) if key != r.key => out.push(format!(
+                "goal `{}` on `{}` is in the store twice under the same axes, as two different \
+                 cells (keys {}… and {}…): it mixes two versions of the goal or of its suite, \
+                 or was edited, and the report shows both rows",
+                r.goal,
+                r.trace,
+                &key[..key.len().min(12)],
+                &r.key[..r.key.len().min(12)]
+            )),
+            Some(_) => {}
+            None => {
+                seen.insert(id, &r.key);
+            }
+        }
+    }
+    out
+}
+
 /// For each suite of `records` whose records count its cells, when fewer
 /// cells are held: how many are, of how many. A store lacks cells that
 /// failed, were never run (a shard killed by its time limit), or belong
@@ -160,6 +194,29 @@ mod tests {
             records,
             ..StoreContents::default()
         }
+    }
+
+    #[test]
+    fn one_goal_twice_under_two_keys_is_said() {
+        let a = rec("k1");
+        let mut b = a.clone();
+        assert!(
+            twins(&[a.clone(), b.clone()]).is_empty(),
+            "one cell written twice"
+        );
+        b.key = "k2".into();
+        let said = twins(&[a.clone(), b.clone()]);
+        assert_eq!(said.len(), 1, "{said:?}");
+        assert!(
+            said[0].starts_with(&format!(
+                "goal `{}` on `{}` is in the store twice",
+                a.goal, a.trace
+            )),
+            "{}",
+            said[0]
+        );
+        b.axes.seed = Some(99);
+        assert!(twins(&[a, b]).is_empty(), "two seeds are two cells");
     }
 
     /// Two named stores, as `merge` takes them.

@@ -2,7 +2,7 @@
 
 use crate::CliError;
 use clap::Args;
-use goalc::store::merge::{incomplete_note, merge, Input};
+use goalc::store::merge::{incomplete_note, merge, twins, Input};
 use goalc::store::write_atomically;
 use std::path::PathBuf;
 
@@ -41,7 +41,10 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
             args.out.display()
         );
     }
-    for note in incomplete_note(&args.out.display().to_string(), &records) {
+    let notes = incomplete_note(&args.out.display().to_string(), &records)
+        .into_iter()
+        .chain(twins(&records));
+    for note in notes {
         say!("goalc: warning: {note}");
     }
     Ok(())

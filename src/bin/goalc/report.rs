@@ -37,8 +37,9 @@ pub struct ReportArgs {
 }
 
 /// The records of the store at `path`; a missing or empty store is bad
-/// input. A store lacking cells of its suite is warned of on standard
-/// error when `warn_incomplete` (the tables say so themselves).
+/// input. A store lacking cells of its suite, or holding one goal twice
+/// as two cells, is warned of on standard error when `warn_incomplete`
+/// (the tables say so themselves).
 fn read(path: &Path, warn_incomplete: bool) -> Result<Vec<Record>, CliError> {
     let contents = crate::read_store(path, "run")?;
     if contents.records.is_empty() {
@@ -58,7 +59,10 @@ fn read(path: &Path, warn_incomplete: bool) -> Result<Vec<Record>, CliError> {
     // A record written twice is one cell, counted once.
     let records = goalc::store::merge::distinct(&input)?;
     if warn_incomplete {
-        for note in goalc::store::merge::incomplete_note(&name, &records) {
+        let notes = goalc::store::merge::incomplete_note(&name, &records)
+            .into_iter()
+            .chain(goalc::store::merge::twins(&records));
+        for note in notes {
             say!("goalc: warning: {note}");
         }
     }
