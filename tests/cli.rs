@@ -451,17 +451,16 @@ fn bench_runs_goals_and_marks_the_best() {
 /// table and give rows no reader could tell apart, so bench refuses them.
 #[test]
 fn bench_refuses_two_traces_or_goals_of_one_name() {
+    let easy = repo("goals/easy.goal");
+    // `bench` of easy.goal and `more`: its one-line error.
+    let refused = |more: &[&str]| {
+        let mut args = vec!["bench", easy.as_str()];
+        args.extend_from_slice(more);
+        one_line_error(&goalc(&args))
+    };
     let a = scratch("tiny.swf", GOOD);
     let b = scratch("tiny.swf.gz", GOOD); // the same name once `.gz` is off
-    let o = goalc(&[
-        "bench",
-        &repo("goals/easy.goal"),
-        "--trace",
-        a.arg(),
-        "--trace",
-        b.arg(),
-    ]);
-    let err = one_line_error(&o);
+    let err = refused(&["--trace", a.arg(), "--trace", b.arg()]);
     assert!(
         err.contains(&format!(
             "traces `{}` and `{}` are both named `tiny` in reports",
@@ -470,34 +469,20 @@ fn bench_refuses_two_traces_or_goals_of_one_name() {
         )),
         "{err}"
     );
-    let again = scratch(
-        "easy-again.goal",
-        &std::fs::read_to_string(repo("goals/easy.goal")).unwrap(),
-    );
-    let o = goalc(&[
-        "bench",
-        &repo("goals/easy.goal"),
-        again.arg(),
-        "--trace",
-        a.arg(),
-    ]);
-    let err = one_line_error(&o);
+    let again = scratch("easy-again.goal", &std::fs::read_to_string(&easy).unwrap());
+    let err = refused(&[again.arg(), "--trace", a.arg()]);
     assert!(
         err.contains(&format!(
-            "goal files `{}` and `{}` are both named `EASY`",
-            repo("goals/easy.goal"),
+            "goal files `{easy}` and `{}` are both named `EASY`",
             again.display()
         )),
         "{err}"
     );
-    let o = goalc(&[
-        "bench",
-        &repo("goals/easy.goal"),
-        &repo("goals/easy.goal"),
-        "--trace",
-        a.arg(),
-    ]);
-    assert!(one_line_error(&o).contains("is named twice: name each goal file once"));
+    let err = refused(&[&easy, "--trace", a.arg()]);
+    assert!(
+        err.contains("is named twice: name each goal file once"),
+        "{err}"
+    );
 }
 
 /// Node budgets on the command line are held to the goal language's

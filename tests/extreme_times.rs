@@ -8,9 +8,9 @@
 use goalc::measures::{measure, MeasureOptions};
 use goalc::policy::{all_baselines, PolicySpec};
 use goalc::sim::invariants::check_schedule;
-use goalc::sim::{simulate, EventMode, SimError, SimOptions};
+use goalc::sim::{simulate, EventMode, Outcome, SimError, SimOptions};
 use goalc::workload::swf::{parse, ReadOptions};
-use goalc::workload::Time;
+use goalc::workload::{Time, Workload};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -103,10 +103,7 @@ proptest! {
                 return Ok(());
             }
         };
-        let modes = [EventMode::PerInstant, EventMode::SubmissionsFirst, EventMode::CompletionsFirst];
-        for (spec, events) in policies().into_iter().flat_map(|s| modes.map(|m| (s, m))) {
-            let mut p = spec.build();
-            let o = simulate(&w, p.as_mut(), SimOptions { audit: true, events });
+        for (spec, events, o) in audited_runs(&w, policies()) {
             let o = match o {
                 Ok(o) => o,
                 // Refused as a whole: no schedule could fit in the time range.
@@ -146,25 +143,38 @@ fn large_times_are_simulated_not_refused() {
     )
     .expect("times of 2^31 are read");
     assert_eq!(w.jobs.len(), 6);
-    let modes = [
+    for (spec, events, o) in audited_runs(&w, policies()) {
+        let o = o.unwrap_or_else(|e| panic!("{spec} {events:?}: {e}"));
+        check_schedule(&w, &o).unwrap_or_else(|e| panic!("{spec} {events:?}: {e:?}"));
+        assert_eq!(o.runs.iter().flatten().count(), 6, "{spec} {events:?}");
+    }
+}
+
+/// Each of `specs` in each event mode on `w`, audited, one at a time as
+/// the caller asks: (policy, mode, outcome).
+fn audited_runs(
+    w: &Workload,
+    specs: Vec<PolicySpec>,
+) -> impl Iterator<Item = (PolicySpec, EventMode, Result<Outcome, SimError>)> + '_ {
+    const MODES: [EventMode; 3] = [
         EventMode::PerInstant,
         EventMode::SubmissionsFirst,
         EventMode::CompletionsFirst,
     ];
-    for (spec, events) in policies().into_iter().flat_map(|s| modes.map(|m| (s, m))) {
-        let mut p = spec.build();
-        let o = simulate(
-            &w,
-            p.as_mut(),
-            SimOptions {
-                audit: true,
-                events,
-            },
-        )
-        .unwrap_or_else(|e| panic!("{spec} {events:?}: {e}"));
-        check_schedule(&w, &o).unwrap_or_else(|e| panic!("{spec} {events:?}: {e:?}"));
-        assert_eq!(o.runs.iter().flatten().count(), 6, "{spec} {events:?}");
-    }
+    specs
+        .into_iter()
+        .flat_map(|s| MODES.map(|m| (s, m)))
+        .map(move |(spec, events)| {
+            let o = simulate(
+                w,
+                spec.build().as_mut(),
+                SimOptions {
+                    audit: true,
+                    events,
+                },
+            );
+            (spec, events, o)
+        })
 }
 
 /// A machine's width: the narrowest, small ones, and the widest.
@@ -216,11 +226,8 @@ proptest! {
         let w = parse(text.as_bytes(), Path::new("wide.swf"), "wide", &ReadOptions::default())
             .map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         prop_assert_eq!(w.jobs.len(), jobs.len());
-        let modes = [EventMode::PerInstant, EventMode::SubmissionsFirst, EventMode::CompletionsFirst];
-        for (spec, events) in policies().into_iter().flat_map(|s| modes.map(|m| (s, m))) {
-            let mut p = spec.build();
-            let o = simulate(&w, p.as_mut(), SimOptions { audit: true, events })
-                .map_err(|e| TestCaseError::fail(format!("{spec} {events:?}: {e}\n{text}")))?;
+        for (spec, events, o) in audited_runs(&w, policies()) {
+            let o = o.map_err(|e| TestCaseError::fail(format!("{spec} {events:?}: {e}\n{text}")))?;
             if let Err(errs) = check_schedule(&w, &o) {
                 return Err(TestCaseError::fail(format!("{spec} {events:?}: {errs:?}\n{text}")));
             }
@@ -264,25 +271,8 @@ fn long_queues_on_the_widest_machines_all_run() {
             &ReadOptions::default(),
         )
         .expect("a valid trace");
-        let modes = [
-            EventMode::PerInstant,
-            EventMode::SubmissionsFirst,
-            EventMode::CompletionsFirst,
-        ];
-        for (spec, events) in every_policy()
-            .into_iter()
-            .flat_map(|s| modes.map(|m| (s, m)))
-        {
-            let mut p = spec.build();
-            let o = simulate(
-                &w,
-                p.as_mut(),
-                SimOptions {
-                    audit: true,
-                    events,
-                },
-            )
-            .unwrap_or_else(|e| panic!("{spec} {events:?} on {procs}: {e}"));
+        for (spec, events, o) in audited_runs(&w, every_policy()) {
+            let o = o.unwrap_or_else(|e| panic!("{spec} {events:?} on {procs}: {e}"));
             if let Err(errs) = check_schedule(&w, &o) {
                 panic!("{spec} {events:?} on {procs}: {errs:?}");
             }

@@ -84,10 +84,7 @@ pub fn render(records: &[Record], format: Format, only: &[&str]) -> String {
             };
             // In the document itself, so a report pasted into a review
             // still says that cells are missing.
-            let notes = crate::store::merge::incomplete_note("this store", records)
-                .into_iter()
-                .chain(crate::store::merge::twins(records));
-            for note in notes {
+            for note in crate::store::merge::warnings("this store", records) {
                 if md {
                     let _ = write!(out, "\n> **Warning:** {note}\n");
                 } else {

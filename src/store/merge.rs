@@ -117,6 +117,15 @@ pub fn distinct(input: &Input) -> Result<Vec<Record>, StoreError> {
     Ok(out)
 }
 
+/// What a reader of `records` (named `what`) should be told before any
+/// table of them: cells missing from its suite ([`incomplete_note`]) and
+/// cells it cannot tell apart ([`twins`]).
+pub fn warnings(what: &str, records: &[Record]) -> Vec<String> {
+    let mut out = incomplete_note(what, records);
+    out.extend(twins(records));
+    out
+}
+
 /// Cells the reports cannot tell apart: two records of one goal name on
 /// one trace under the same axes, with different keys (a store that mixes
 /// two versions of a goal or of what its suite measures, or one edited by

@@ -165,6 +165,16 @@ impl SwfHeader {
         h
     }
 
+    /// The start time in use: [`SwfHeader::unix_start_time`] (which a
+    /// workload made in code may set without a line), else what the lines
+    /// say: `None` without one, or why the one there cannot be used.
+    pub fn unix_start(&self) -> Result<Option<i64>, String> {
+        match self.unix_start_time {
+            Some(t) => Ok(Some(t)),
+            None => self.start_time(),
+        }
+    }
+
     /// The header's `UnixStartTime`, first line of it: `None` without one;
     /// an error quoting the line for a value that is not whole seconds
     /// within ±[`MAX_TIME`] (out of range it would overflow date

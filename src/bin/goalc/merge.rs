@@ -2,7 +2,7 @@
 
 use crate::CliError;
 use clap::Args;
-use goalc::store::merge::{incomplete_note, merge, twins, Input};
+use goalc::store::merge::{merge, warnings, Input};
 use goalc::store::write_atomically;
 use std::path::PathBuf;
 
@@ -41,10 +41,7 @@ pub fn run(args: MergeArgs) -> Result<(), CliError> {
             args.out.display()
         );
     }
-    let notes = incomplete_note(&args.out.display().to_string(), &records)
-        .into_iter()
-        .chain(twins(&records));
-    for note in notes {
+    for note in warnings(&args.out.display().to_string(), &records) {
         say!("goalc: warning: {note}");
     }
     Ok(())

@@ -59,10 +59,7 @@ fn read(path: &Path, warn_incomplete: bool) -> Result<Vec<Record>, CliError> {
     // A record written twice is one cell, counted once.
     let records = goalc::store::merge::distinct(&input)?;
     if warn_incomplete {
-        let notes = goalc::store::merge::incomplete_note(&name, &records)
-            .into_iter()
-            .chain(goalc::store::merge::twins(&records));
-        for note in notes {
+        for note in goalc::store::merge::warnings(&name, &records) {
             say!("goalc: warning: {note}");
         }
     }

@@ -106,17 +106,14 @@ impl Calendar {
                 zone: name.to_string(),
             })?,
         };
-        let unix_start = match w.header.unix_start_time {
-            Some(t) => t,
-            None => w
-                .header
-                .start_time()
-                .map_err(|why| CalendarError::Start {
-                    trace: w.name.clone(),
-                    why,
-                })?
-                .unwrap_or(0),
-        };
+        let unix_start = w
+            .header
+            .unix_start()
+            .map_err(|why| CalendarError::Start {
+                trace: w.name.clone(),
+                why,
+            })?
+            .unwrap_or(0);
         Ok(Calendar { unix_start, zone })
     }
 

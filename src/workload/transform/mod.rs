@@ -294,12 +294,10 @@ pub fn window(w: &Workload, win: Window) -> Result<Workload, TransformError> {
 
 /// The header's `UnixStartTime`, or why there is none to use.
 fn unix_start(w: &Workload) -> Result<i64, TransformError> {
-    if let Some(t) = w.header.unix_start_time {
-        return Ok(t);
-    }
-    let why = match w.header.start_time() {
+    let why = match w.header.unix_start() {
+        Ok(Some(t)) => return Ok(t),
+        Ok(None) => "no `UnixStartTime` header".to_string(),
         Err(why) => why,
-        Ok(_) => "no `UnixStartTime` header".to_string(),
     };
     Err(TransformError::NoStartTime {
         trace: w.name.clone(),
