@@ -393,6 +393,20 @@ impl Profile {
         from: Time,
         (limit, window_cap): (Time, Time),
     ) -> Option<(Time, Pos, Pos)> {
+        if let [blk] = &self.blocks[..] {
+            // The usual case on a machine of hundreds of processors.
+            return Self::scan_steps(blk, p, d, from, (limit, window_cap)).map(|(t, i, end)| {
+                (
+                    t,
+                    (0, i),
+                    if end < blk.steps.len() {
+                        (0, end)
+                    } else {
+                        (1, 0)
+                    },
+                )
+            });
+        }
         let (mut b, mut i) = self.locate(from);
         let mut candidate = from;
         while candidate < limit {
@@ -420,6 +434,46 @@ impl Profile {
                 Ok(end) => return Some((candidate, (b, i), end)),
                 // Too full there: restart from that step.
                 Err(at) => (b, i) = at,
+            }
+        }
+        None
+    }
+
+    /// [`Profile::scan_at`] on the steps of a profile of one block: two
+    /// tight searches over one slice, on the stored counts. Returns the
+    /// start, the step covering it, and the first step at or after the
+    /// window's end (the steps' count if none).
+    #[inline]
+    fn scan_steps(
+        blk: &Block,
+        p: u32,
+        d: Time,
+        from: Time,
+        (limit, window_cap): (Time, Time),
+    ) -> Option<(Time, usize, usize)> {
+        let steps = &blk.steps[..];
+        let threshold = i64::from(p) - blk.add;
+        let fits = |s: &Step| i64::from(s.free) >= threshold;
+        let mut i = if from <= steps[0].time {
+            0
+        } else {
+            steps.partition_point(|s| s.time <= from) - 1
+        };
+        let mut candidate = from;
+        while candidate < limit {
+            if !fits(&steps[i]) {
+                // The next possible start is the next step with `p` free.
+                i += 1 + steps[i + 1..].iter().position(fits)?;
+                candidate = steps[i].time;
+                continue;
+            }
+            let end = candidate.saturating_add(d).min(window_cap);
+            let k = i + 1;
+            match steps[k..].iter().position(|s| s.time >= end || !fits(s)) {
+                None => return Some((candidate, i, steps.len())),
+                Some(n) if steps[k + n].time >= end => return Some((candidate, i, k + n)),
+                // Too full there: look on from that step.
+                Some(n) => i = k + n,
             }
         }
         None
@@ -1030,6 +1084,62 @@ mod tests {
                         plain.release(t, d, p);
                     }
                     prop_assert!(hinted.steps().eq(plain.steps()));
+                }
+            }
+        }
+    }
+
+    mod layouts {
+        use super::*;
+        use proptest::prelude::*;
+
+        /// The same steps as `p`, in blocks of at most `size`.
+        fn in_blocks(p: &Profile, size: usize) -> Profile {
+            let steps: Vec<Step> = p.steps().collect();
+            let blocks: Vec<Block> = steps.chunks(size).map(|c| Block::new(c.to_vec())).collect();
+            Profile {
+                procs: p.procs,
+                firsts: blocks.iter().map(Block::first).collect(),
+                blocks,
+                version: 0,
+            }
+        }
+
+        proptest! {
+            /// A profile of one block is searched by its own path: every
+            /// search answers as on the same steps cut into blocks, where
+            /// to hold the start found too.
+            #[test]
+            fn one_block_answers_as_many(
+                holds in prop::collection::vec((0..500i64, 1..300i64, 1..30u32), 0..120),
+                probes in prop::collection::vec((1..=40u32, 1..400i64, 0..600i64, 0..700i64), 60),
+                size in 1..9usize,
+            ) {
+                let mut one = Profile::new(40, 0);
+                for (t, d, p) in holds {
+                    if one.fits(p, d, t) {
+                        one.allocate(t, d, p);
+                    }
+                }
+                let one = in_blocks(&one, usize::MAX);
+                let many = in_blocks(&one, size);
+                prop_assert_eq!(one.blocks.len(), 1);
+                for (p, d, from, before) in probes {
+                    let (t, ends) = one.earliest_start_near(p, d, from);
+                    prop_assert_eq!(t, many.earliest_start(p, d, from));
+                    prop_assert_eq!(
+                        one.earliest_start_before(p, d, from, before),
+                        many.earliest_start_before(p, d, from, before)
+                    );
+                    prop_assert_eq!(
+                        one.earlier_start(p, d, from, before),
+                        many.earlier_start(p, d, from, before)
+                    );
+                    // The hint says where the hold's ends are.
+                    let ends = ends.expect("a hint on a profile of one block");
+                    let steps = &one.blocks[0].steps;
+                    prop_assert!(first_at_or_after(steps, ends.from as usize, t));
+                    prop_assert!(first_at_or_after(steps, ends.to as usize, t.saturating_add(d)));
                 }
             }
         }
