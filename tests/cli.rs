@@ -135,6 +135,48 @@ fn jobs_without_a_requested_time_are_counted_in_the_report() {
     );
 }
 
+/// Requested processors of 0 or below other than -1 (SWF field 8) are not
+/// valid: the job runs on its allocated processors, and the report says
+/// for how many jobs.
+#[test]
+fn invalid_requested_processors_are_counted_in_the_report() {
+    let bad_field_8 = GOOD
+        .replace("6 -1 -1 6 100", "6 -1 -1 -3 100")
+        .replace("8 -1 -1 8 100", "8 -1 -1 0 100")
+        .replace("9 -1 -1 9 100", "9 -1 -1 -1 100");
+    let path = scratch("bad-field-8.swf", &bad_field_8);
+    let out = stdout(&goalc(&["simulate", path.arg(), "--policy", "fcfs"]));
+    assert!(
+        out.contains(
+            "; 2 jobs with requested processors (SWF field 8) of 0 or below but not -1, \
+             read as not given: width = allocated (field 5)"
+        ),
+        "{out}"
+    );
+    // Allocated widths 6, 8 and 9 of 10 processors: one at a time, each
+    // 100 s; the fourth (2 wide) finds 1 free beside the third.
+    let schedule = scratch("bad-field-8.out.swf", "");
+    let o = goalc(&[
+        "simulate",
+        path.arg(),
+        "--policy",
+        "fcfs",
+        "--schedule-out",
+        schedule.arg(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&schedule).unwrap();
+    let waits: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.starts_with(';'))
+        .map(|l| l.split_whitespace().nth(2).unwrap())
+        .collect();
+    assert_eq!(waits, ["0", "99", "198", "297"]);
+    let path = scratch("field-8.swf", GOOD);
+    let out = stdout(&goalc(&["simulate", path.arg(), "--policy", "fcfs"]));
+    assert!(!out.contains("field 8"), "{out}");
+}
+
 #[test]
 fn bad_option_value_is_a_usage_error() {
     let o = goalc(&["simulate", "--window", "5d..1d"]);

@@ -111,6 +111,11 @@ pub struct WorkloadInfo {
     /// is then their estimate: backfilling plans them exactly.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub estimate_is_run_time: usize,
+    /// Jobs whose requested processors (SWF field 8) are 0 or negative but
+    /// not -1, the SWF's "not given": not valid, so read as not given, and
+    /// the job runs on its allocated processors (field 5).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub invalid_requested_procs: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -128,6 +133,11 @@ impl WorkloadInfo {
                 .jobs
                 .iter()
                 .filter(|j| j.swf.requested_time <= 0 && j.estimate == j.runtime)
+                .count(),
+            invalid_requested_procs: w
+                .jobs
+                .iter()
+                .filter(|j| j.swf.requested_procs <= 0 && j.swf.requested_procs != -1)
                 .count(),
         }
     }
@@ -839,6 +849,14 @@ fn caption(r: &RunReport) -> String {
             s,
             "; {} without a requested time (SWF field 9): estimate = run time",
             count(w.estimate_is_run_time, "job")
+        );
+    }
+    if w.invalid_requested_procs > 0 {
+        let _ = write!(
+            s,
+            "; {} with requested processors (SWF field 8) of 0 or below but not -1, read as not given: \
+             width = allocated (field 5)",
+            count(w.invalid_requested_procs, "job")
         );
     }
     if let Some(e) = r.excess {
