@@ -395,17 +395,7 @@ impl Profile {
     ) -> Option<(Time, Pos, Pos)> {
         if let [blk] = &self.blocks[..] {
             // The usual case on a machine of hundreds of processors.
-            return Self::scan_steps(blk, p, d, from, (limit, window_cap)).map(|(t, i, end)| {
-                (
-                    t,
-                    (0, i),
-                    if end < blk.steps.len() {
-                        (0, end)
-                    } else {
-                        (1, 0)
-                    },
-                )
-            });
+            return Self::scan_steps(blk, p, d, from, (limit, window_cap));
         }
         let (mut b, mut i) = self.locate(from);
         let mut candidate = from;
@@ -439,10 +429,8 @@ impl Profile {
         None
     }
 
-    /// [`Profile::scan_at`] on the steps of a profile of one block: two
-    /// tight searches over one slice, on the stored counts. Returns the
-    /// start, the step covering it, and the first step at or after the
-    /// window's end (the steps' count if none).
+    /// [`Profile::scan_at`] on a profile of one block: two tight searches
+    /// over one slice, on the stored counts.
     #[inline]
     fn scan_steps(
         blk: &Block,
@@ -450,7 +438,7 @@ impl Profile {
         d: Time,
         from: Time,
         (limit, window_cap): (Time, Time),
-    ) -> Option<(Time, usize, usize)> {
+    ) -> Option<(Time, Pos, Pos)> {
         let steps = &blk.steps[..];
         let threshold = i64::from(p) - blk.add;
         let fits = |s: &Step| i64::from(s.free) >= threshold;
@@ -470,8 +458,11 @@ impl Profile {
             let end = candidate.saturating_add(d).min(window_cap);
             let k = i + 1;
             match steps[k..].iter().position(|s| s.time >= end || !fits(s)) {
-                None => return Some((candidate, i, steps.len())),
-                Some(n) if steps[k + n].time >= end => return Some((candidate, i, k + n)),
+                // Past the last step: one past the last block.
+                None => return Some((candidate, (0, i), (1, 0))),
+                Some(n) if steps[k + n].time >= end => {
+                    return Some((candidate, (0, i), (0, k + n)))
+                }
                 // Too full there: look on from that step.
                 Some(n) => i = k + n,
             }
@@ -1107,8 +1098,8 @@ mod tests {
 
         proptest! {
             /// A profile of one block is searched by its own path: every
-            /// search answers as on the same steps cut into blocks, where
-            /// to hold the start found too.
+            /// search answers as on the same steps cut into blocks, and
+            /// the hint says where a hold from the start found would end.
             #[test]
             fn one_block_answers_as_many(
                 holds in prop::collection::vec((0..500i64, 1..300i64, 1..30u32), 0..120),
