@@ -273,6 +273,17 @@ struct Cand {
     submit: Time,
 }
 
+/// A candidate placed on the path.
+struct Placed {
+    cand: usize,
+    start: Time,
+    /// Where its hold's ends are among the steps, when it holds its
+    /// processors on the profile: only a node with children does (a leaf
+    /// or a pruned node places nothing after it, so its hold would only
+    /// be taken back).
+    held: Option<Option<Ends>>,
+}
+
 /// One epoch's search: the visitor of the traversal.
 struct Search<'a> {
     spec: &'a SearchSpec,
@@ -286,9 +297,8 @@ struct Search<'a> {
     /// under the current path: its next sibling places the candidate
     /// after it.
     last_child: Vec<Option<(usize, usize)>>,
-    /// Placed (candidate, start, where its hold's ends are) along the
-    /// current path.
-    path: Vec<(usize, Time, Option<Ends>)>,
+    /// Placed candidates along the current path.
+    path: Vec<Placed>,
     /// Per depth: accumulated measure terms of the placed jobs.
     acc: Vec<[f64; MAX_MEASURES]>,
     /// Per depth: the lower-bound terms of the placed jobs (to subtract).
@@ -483,10 +493,13 @@ impl Visitor for Search<'_> {
         let (start, ends) = self
             .profile
             .earliest_start_near(c.procs, c.estimate, self.now);
-        let ends = self.profile.allocate_near(start, c.estimate, c.procs, ends);
         self.unplaced.take(i);
         self.unplaced_by_age.take(i);
-        self.path.push((i, start, ends));
+        self.path.push(Placed {
+            cand: i,
+            start,
+            held: None,
+        });
         let terms = self.terms(i, start);
         let depth = self.path.len();
         let (mut acc, mut acc_lb) = (self.acc[depth - 1], self.acc_lb[depth - 1]);
@@ -496,29 +509,39 @@ impl Visitor for Search<'_> {
         }
         self.acc[depth] = acc;
         self.acc_lb[depth] = acc_lb;
-        match &self.best {
-            Some(best) if depth < self.cands.len() => {
-                let lower = self.lower_bounds();
-                if self
-                    .spec
-                    .objective
-                    .cannot_beat(&lower, best, &self.refs, &self.cx)
-                {
-                    Step::Prune
-                } else {
-                    Step::Descend
-                }
-            }
-            _ => Step::Descend,
+        if depth == self.cands.len() {
+            return Step::Descend;
         }
+        if let Some(best) = &self.best {
+            let lower = self.lower_bounds();
+            if self
+                .spec
+                .objective
+                .cannot_beat(&lower, best, &self.refs, &self.cx)
+            {
+                return Step::Prune;
+            }
+        }
+        let held = self.profile.allocate_near(start, c.estimate, c.procs, ends);
+        if let Some(last) = self.path.last_mut() {
+            last.held = Some(held);
+        }
+        Step::Descend
     }
 
     fn leave(&mut self) {
-        if let Some((i, start, ends)) = self.path.pop() {
+        if let Some(Placed {
+            cand: i,
+            start,
+            held,
+        }) = self.path.pop()
+        {
             let c = &self.cands[i];
-            // The path below was taken back: the steps are as the hold
-            // left them, and its ends where it left them.
-            self.profile.release_near(start, c.estimate, c.procs, ends);
+            if let Some(ends) = held {
+                // The path below was taken back: the steps are as the
+                // hold left them, and its ends where it left them.
+                self.profile.release_near(start, c.estimate, c.procs, ends);
+            }
             self.unplaced_by_age.put_back(i);
             self.unplaced.put_back(i);
         }
@@ -548,8 +571,8 @@ impl Visitor for Search<'_> {
             self.best_now.extend(
                 self.path
                     .iter()
-                    .filter(|&&(_, s, _)| s == now)
-                    .map(|&(i, _, _)| self.cands[i].job),
+                    .filter(|p| p.start == now)
+                    .map(|p| self.cands[p.cand].job),
             );
         }
     }
