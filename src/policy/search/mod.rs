@@ -577,3 +577,105 @@ impl Visitor for Search<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::objective::{Difference, Model, Reference};
+    use crate::sim::{JobInfo, Running};
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::collections::BTreeSet;
+
+    fn info(submit: Time, estimate: Time, procs: u32) -> JobInfo {
+        JobInfo {
+            submit,
+            estimate,
+            procs,
+            user: 1,
+            group: 1,
+            user_group: 0,
+            deadline: None,
+        }
+    }
+
+    /// Every node's hold is taken back, and a node that made none (a leaf,
+    /// a pruned node) gives nothing back: after a search the running
+    /// jobs' profile is as it was, whatever was visited or pruned.
+    #[test]
+    fn a_search_leaves_the_profile_as_it_found_it() {
+        let now = 100_000;
+        for seed in 0..12u64 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut jobs = Vec::new();
+            let mut running = BTreeSet::new();
+            let mut used = 0;
+            while used < 56 {
+                let procs = rng.gen_range(1..=8).min(56 - used);
+                let start = now - rng.gen_range(0..5_000);
+                let estimate = now - start + rng.gen_range(60..20_000);
+                jobs.push(info(start, estimate, procs));
+                running.insert(Running {
+                    expected_end: start + estimate,
+                    job: (jobs.len() - 1) as JobIdx,
+                    start,
+                });
+                used += procs;
+            }
+            let mut waiting = Vec::new();
+            for _ in 0..rng.gen_range(3..14) {
+                let submit = now - rng.gen_range(0..50_000);
+                jobs.push(info(
+                    submit,
+                    rng.gen_range(60..30_000),
+                    rng.gen_range(1..=64),
+                ));
+                waiting.push((jobs.len() - 1) as JobIdx);
+            }
+            waiting.sort_by_key(|&j| (jobs[j as usize].submit, j));
+            let state = State {
+                now,
+                procs: 64,
+                free: 64 - used,
+                jobs: &jobs,
+                waiting: &waiting,
+                running: &running,
+                arrived: &[],
+                finished: &[],
+                speedups: &[],
+                epoch: 0,
+            };
+            let mut profile = Profile::new(64, now);
+            state.running_profile(&mut profile);
+            let before: Vec<_> = profile.steps().collect();
+            for (model, measures) in [
+                (
+                    Model::Tradeoff(Reference::A),
+                    vec![Measure::TotalExcessiveWait, Measure::AvgSlowdown],
+                ),
+                (Model::Lexical, vec![Measure::MaxWait, Measure::AvgSlowdown]),
+            ] {
+                let spec = SearchSpec {
+                    objective: Objective {
+                        model,
+                        measures,
+                        difference: Difference::Relaxed { percent: 1.0 },
+                    },
+                    traversal: Traversal::Dds,
+                    branch: Order::Lxf,
+                    budget: 3_000,
+                    tau: 60,
+                };
+                let (_, visits) = search_on(&spec, &state, &mut Vec::new(), &mut profile);
+                assert!(
+                    visits > waiting.len() as u64,
+                    "seed {seed}: {visits} visits"
+                );
+                assert!(
+                    profile.steps().eq(before.iter().copied()),
+                    "seed {seed}: the profile changed"
+                );
+            }
+        }
+    }
+}
