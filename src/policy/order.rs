@@ -392,18 +392,7 @@ pub(crate) mod tests {
                     }
                     let mut afresh = waiting.clone();
                     rank.sort(now, &jobs, &mut afresh);
-                    let state = State {
-                        now,
-                        procs: 4,
-                        free: 0,
-                        jobs: &jobs,
-                        waiting: &waiting,
-                        running: &running,
-                        arrived: &[],
-                        finished: &[],
-                        speedups: &[],
-                        epoch: epoch as u64,
-                    };
+                    let state = crate::policy::testing::state_at((now, 4, 0), &jobs, &waiting, &running, epoch as u64);
                     let sorted = rank.queue(&state, &mut buf);
                     proptest::prop_assert_eq!(sorted, &afresh[..], "{} at {}", order, now);
                 }

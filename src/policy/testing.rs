@@ -1,10 +1,12 @@
 //! What the policies' tests share: model workloads at a given offered load
 //! and the event modes.
 
-use crate::sim::{simulate, EventMode, Policy, SimOptions};
+use crate::sim::{simulate, EventMode, JobIdx, JobInfo, Policy, Running, SimOptions, State};
 use crate::workload::model::{generate, ModelParams};
 use crate::workload::transform::scale_load_by_arrivals;
+use crate::workload::Time;
 use crate::workload::Workload;
+use std::collections::BTreeSet;
 
 /// Every way the core turns a second's events into epochs.
 pub(crate) const EVENT_MODES: [EventMode; 3] = [
@@ -29,6 +31,29 @@ pub(crate) fn model_at(
     })
     .expect("model");
     scale_load_by_arrivals(&w, load).expect("load")
+}
+
+/// An epoch's state at `now` on `procs` processors with `free` of them
+/// free, in which nothing arrived or finished.
+pub(crate) fn state_at<'a>(
+    (now, procs, free): (Time, u32, u32),
+    jobs: &'a [JobInfo],
+    waiting: &'a [JobIdx],
+    running: &'a BTreeSet<Running>,
+    epoch: u64,
+) -> State<'a> {
+    State {
+        now,
+        procs,
+        free,
+        jobs,
+        waiting,
+        running,
+        arrived: &[],
+        finished: &[],
+        speedups: &[],
+        epoch,
+    }
 }
 
 /// An unaudited run in `events` mode.

@@ -582,6 +582,8 @@ impl Visitor for Search<'_> {
 mod tests {
     use super::*;
     use crate::policy::objective::{Difference, Model, Reference};
+    use crate::policy::order::tests::job;
+    use crate::policy::testing::state_at;
     use crate::sim::{JobInfo, Running};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
@@ -589,13 +591,8 @@ mod tests {
 
     fn info(submit: Time, estimate: Time, procs: u32) -> JobInfo {
         JobInfo {
-            submit,
-            estimate,
             procs,
-            user: 1,
-            group: 1,
-            user_group: 0,
-            deadline: None,
+            ..job(submit, estimate)
         }
     }
 
@@ -633,18 +630,7 @@ mod tests {
                 waiting.push((jobs.len() - 1) as JobIdx);
             }
             waiting.sort_by_key(|&j| (jobs[j as usize].submit, j));
-            let state = State {
-                now,
-                procs: 64,
-                free: 64 - used,
-                jobs: &jobs,
-                waiting: &waiting,
-                running: &running,
-                arrived: &[],
-                finished: &[],
-                speedups: &[],
-                epoch: 0,
-            };
+            let state = state_at((now, 64, 64 - used), &jobs, &waiting, &running, 0);
             let mut profile = Profile::new(64, now);
             state.running_profile(&mut profile);
             let before: Vec<_> = profile.steps().collect();
