@@ -279,6 +279,55 @@ fn a_torn_last_line_is_cut_away_not_mixed_in() {
 }
 
 #[test]
+fn keys_no_field_reads_are_said_where_they_are() {
+    let dir = temp("unknown-keys");
+    let suite = write_suite(&dir, &GOALS[..2], 300, "0.7");
+    let store = dir.join("s.jsonl");
+    ok(run_suite(&suite, &store, &[], "2"));
+    // A note added by hand to the second and third records, and a key
+    // inside the report of the third.
+    let text = std::fs::read_to_string(&store).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    assert!(lines.len() >= 3);
+    for (i, line) in lines.iter_mut().enumerate().skip(1).take(2) {
+        *line = line.replacen('{', r#"{"note":"rerun on Monday","#, 1);
+        if i == 2 {
+            *line = line.replacen(r#""report":{"#, r#""report":{"seen":true,"#, 1);
+        }
+    }
+    std::fs::write(&store, lines.join("\n") + "\n").unwrap();
+    let said = |o: &Output| {
+        let e = stderr(o);
+        assert!(
+            e.contains("s.jsonl:2: `note` is no field of a store record (on 2 lines)"),
+            "{e}"
+        );
+        assert!(
+            e.contains("s.jsonl:3: `report.seen` is no field of a store record:"),
+            "{e}"
+        );
+    };
+    said(&ok(goalc(&["report", store.to_str().unwrap()], "1")));
+    let merged = dir.join("merged.jsonl");
+    let o = ok(goalc(
+        &[
+            "merge",
+            "--out",
+            merged.to_str().unwrap(),
+            store.to_str().unwrap(),
+        ],
+        "1",
+    ));
+    said(&o);
+    assert!(!std::fs::read_to_string(&merged).unwrap().contains("note"));
+    // A rerun reuses every record, and says the keys too.
+    said(&ok(run_suite(&suite, &store, &[], "2")));
+    // A store without such keys says nothing of them.
+    let o = ok(goalc(&["report", merged.to_str().unwrap()], "1"));
+    assert!(!stderr(&o).contains("no field"), "{}", stderr(&o));
+}
+
+#[test]
 fn shards_unite_into_the_whole_store() {
     let dir = temp("shards");
     let suite = write_suite(&dir, &GOALS, 800, "0.7, 0.9");

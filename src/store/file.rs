@@ -23,6 +23,21 @@ pub struct StoreContents {
     pub torn: usize,
     /// Bytes of the file up to the end of the last whole record.
     pub valid_len: u64,
+    /// Keys of the records that no field of this goalc reads (a hand edit,
+    /// a store of an older build), in the order first met: they are read
+    /// without, and a store written from these records leaves them out.
+    pub unknown: Vec<UnknownKey>,
+}
+
+/// A key no field of a [`Record`] reads, with where it was first met.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnknownKey {
+    /// Its path in the record, `report.comment` or `axes.extra`.
+    pub key: String,
+    /// The first line (from 1) that has it.
+    pub line: usize,
+    /// How many lines have it.
+    pub lines: usize,
 }
 
 /// A store open for appending.
@@ -121,10 +136,17 @@ pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<StoreContents, StoreErr
             None => (bytes.len(), false),
         };
         let text = &bytes[start..end];
-        match (serde_json::from_slice::<Record>(text), complete) {
+        let mut unknown = Vec::new();
+        let mut de = serde_json::Deserializer::from_slice(text);
+        let record = serde_ignored::deserialize(&mut de, |key| unknown.push(key.to_string()))
+            .and_then(|r: Record| de.end().map(|()| r));
+        match (record, complete) {
             (Ok(r), true) => {
                 out.records.push(r);
                 out.valid_len = (end + 1) as u64;
+                for key in unknown {
+                    note_unknown(&mut out.unknown, key, line_no);
+                }
             }
             // A line without its newline can only be the last, and only a
             // write that did not finish leaves one: the newline goes out
@@ -156,6 +178,34 @@ pub(crate) fn parse(path: &Path, bytes: &[u8]) -> Result<StoreContents, StoreErr
         start = end + 1;
     }
     Ok(out)
+}
+
+impl UnknownKey {
+    /// What to tell the user of this key in the store at `path`.
+    pub fn said(&self, path: &Path) -> String {
+        let more = match self.lines {
+            1 => String::new(),
+            n => format!(" (on {n} lines)"),
+        };
+        format!(
+            "{}:{}: `{}` is no field of a store record{more}: read without it, and left out of any store goalc writes from it",
+            path.display(),
+            self.line,
+            self.key
+        )
+    }
+}
+
+/// Counts `key`, met on `line`, among the unknown keys.
+fn note_unknown(known: &mut Vec<UnknownKey>, key: String, line: usize) {
+    match known.iter_mut().find(|k| k.key == key) {
+        Some(k) => k.lines += 1,
+        None => known.push(UnknownKey {
+            key,
+            line,
+            lines: 1,
+        }),
+    }
 }
 
 #[cfg(test)]
@@ -194,6 +244,29 @@ mod tests {
         assert!(e.to_string().starts_with("s.jsonl:2:"), "{e}");
         // serde_json's own place (line 1 of the line it was given) is cut.
         assert!(!e.to_string().contains("at line"), "{e}");
+    }
+
+    #[test]
+    fn anything_after_a_record_on_its_line_is_damage() {
+        let two = line(2);
+        let bytes = line(1) + two.trim_end() + " {}\n";
+        let e = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap_err();
+        assert!(e.to_string().starts_with("s.jsonl:2:"), "{e}");
+        assert!(e.to_string().contains("trailing characters"), "{e}");
+    }
+
+    #[test]
+    fn unknown_keys_are_counted_from_their_first_line() {
+        let with = |l: String, key: &str| l.replacen('{', &format!("{{\"{key}\":[1],"), 1);
+        let bytes = line(1) + &with(line(2), "x") + &with(with(line(3), "y"), "x");
+        let c = parse(Path::new("s.jsonl"), bytes.as_bytes()).unwrap();
+        assert_eq!(c.records.len(), 3);
+        let found: Vec<(&str, usize, usize)> = c
+            .unknown
+            .iter()
+            .map(|k| (k.key.as_str(), k.line, k.lines))
+            .collect();
+        assert_eq!(found, [("x", 2, 2), ("y", 3, 1)]);
     }
 
     #[test]

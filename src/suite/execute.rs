@@ -28,6 +28,8 @@ pub struct Summary {
     pub dropped: usize,
     /// Torn last lines found in the store and cut away.
     pub torn: usize,
+    /// Keys of the store's records that no field reads.
+    pub unknown: Vec<crate::store::UnknownKey>,
     /// Every cell's report, in the suite's order (failed cells left out).
     pub reports: Vec<RunReport>,
     /// The cells that could not run ([`SuiteError::Cell`]), in the suite's
@@ -79,6 +81,7 @@ pub fn run(
         ran: todo.len(),
         dropped: reuse.dropped,
         torn: contents.torn,
+        unknown: contents.unknown,
         reports,
         failed,
     })

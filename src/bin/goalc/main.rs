@@ -182,7 +182,7 @@ pub fn progress(len: u64, template: &str) -> indicatif::ProgressBar {
 }
 
 /// Reads the store at `path` for `what` (a shard, a run): a missing file is
-/// bad input, and an ignored torn last line is said.
+/// bad input, and an ignored torn last line and unknown keys are said.
 pub fn read_store(
     path: &std::path::Path,
     what: &str,
@@ -199,6 +199,9 @@ pub fn read_store(
             "{}: ignored a torn last line (its {what} was interrupted)",
             path.display()
         );
+    }
+    for key in &contents.unknown {
+        say!("{}", key.said(path));
     }
     Ok(contents)
 }

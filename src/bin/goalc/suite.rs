@@ -110,6 +110,9 @@ pub fn run(args: &BenchArgs, file: &Path) -> Result<(), CliError> {
             store.display()
         );
     }
+    for key in &done.unknown {
+        note += &format!("{}\n", key.said(&store));
+    }
     if done.dropped > 0 {
         note += &format!(
             "{}: removed {} record(s) of cells no longer in the suite or of another goalc version\n",
