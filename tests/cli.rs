@@ -1082,6 +1082,57 @@ fn train_refuses_to_write_over_its_template_or_its_output() {
 }
 
 #[test]
+fn a_checkpoint_is_written_where_its_link_points_and_never_over_a_pipe() {
+    let out = scratch_dir("linked-out.goal");
+    let dir = out.parent().unwrap();
+    let real = dir.join("real-checkpoint.json");
+    let link = dir.join("checkpoint-link.json");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let train = |checkpoint: &Path| {
+        goalc(&[
+            "train",
+            &repo("goals/train/greedy-f2.goal"),
+            "-o",
+            out.arg(),
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+            "--model-jobs",
+            "50",
+            "--model-procs",
+            "16",
+            "--mu",
+            "1",
+            "--lambda",
+            "1",
+            "--generations",
+            "1",
+        ])
+    };
+    let o = train(&link);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(std::fs::read_to_string(&real).unwrap().starts_with('{'));
+    // A named pipe (as a device would be) is refused before any training,
+    // and left a pipe: a rename would have put a file in its place.
+    let pipe = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let err = one_line_error(&train(&pipe));
+    assert!(err.contains("pipe: not a regular file"), "{err}");
+    use std::os::unix::fs::FileTypeExt;
+    assert!(std::fs::symlink_metadata(&pipe)
+        .unwrap()
+        .file_type()
+        .is_fifo());
+}
+
+#[test]
 fn train_resumes_only_the_training_its_checkpoint_was_of() {
     let checkpoint = scratch_dir("resume-checkpoint.json");
     let out = scratch_dir("resume-out.goal");

@@ -115,13 +115,54 @@ impl Store {
 }
 
 /// Replaces the file at `path` with `bytes` in one rename, so a reader
-/// (or a kill) sees the old file or the new one, never half of it.
+/// (or a kill) sees the old file or the new one, never half of it. A
+/// symbolic link is followed, so the file it names is replaced, not the
+/// link; anything but a regular file there (a device, a pipe, a folder)
+/// is refused, as a rename would put a file in its place.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let mut tmp = path.as_os_str().to_owned();
+    let target = replaceable(path)?;
+    let mut tmp = target.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
     std::fs::write(&tmp, bytes).map_err(|e| StoreError::io(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| StoreError::io(path, e))
+    std::fs::rename(&tmp, &target).map_err(|e| StoreError::io(path, e))
+}
+
+/// Where [`write_atomically`] would put a file for `path` (the end of its
+/// links), or why it may not: found out before a long run, not after.
+pub fn replaceable(path: &Path) -> Result<PathBuf, StoreError> {
+    let target = link_target(path).map_err(|e| StoreError::io(path, e))?;
+    match std::fs::metadata(&target) {
+        Ok(m) if !m.is_file() => Err(StoreError::io(
+            path,
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "not a regular file, so not written (it would be replaced by one)",
+            ),
+        )),
+        _ => Ok(target),
+    }
+}
+
+/// The path a chain of symbolic links from `path` ends at (`path` itself
+/// when it is none), whether or not a file is there.
+fn link_target(path: &Path) -> std::io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    // As the kernel's own limit on links followed in one lookup.
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let link = std::fs::read_link(&at)?;
+                // A relative link is relative to the link's folder.
+                at = match at.parent() {
+                    Some(dir) => dir.join(link),
+                    None => link,
+                };
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
 /// Records of a store's bytes; see the module's comment for torn lines.
@@ -294,6 +335,41 @@ mod tests {
                 format!("{path}: not a regular file, so not a store")
             );
         }
+    }
+
+    #[test]
+    fn a_write_replaces_the_file_a_link_names_and_never_a_device() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.jsonl");
+        std::fs::write(&real, "old").unwrap();
+        // A relative link to a relative link.
+        std::os::unix::fs::symlink("real.jsonl", dir.path().join("one")).unwrap();
+        std::os::unix::fs::symlink("one", dir.path().join("two")).unwrap();
+        let link = dir.path().join("two");
+        write_atomically(&link, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "new");
+        assert!(std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        // A dangling link: the file is made where it points.
+        std::os::unix::fs::symlink("later.jsonl", dir.path().join("dangling")).unwrap();
+        write_atomically(&dir.path().join("dangling"), b"x").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("later.jsonl")).unwrap(),
+            "x"
+        );
+        // A folder, and a link to a device, are refused and left as they were.
+        let e = write_atomically(dir.path(), b"x").unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        std::os::unix::fs::symlink("/dev/null", dir.path().join("null")).unwrap();
+        let e = write_atomically(&dir.path().join("null"), b"x").unwrap_err();
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        assert!(!Path::new("/dev/null.tmp").exists());
+        // A link that leads back to itself.
+        std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+        let e = write_atomically(&dir.path().join("loop"), b"x").unwrap_err();
+        assert!(e.to_string().contains("symbolic links"), "{e}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ pub mod merge;
 pub mod record;
 pub mod reuse;
 
-pub use file::{write_atomically, Store, StoreContents, UnknownKey};
+pub use file::{replaceable, write_atomically, Store, StoreContents, UnknownKey};
 pub use record::{cell_key, sha256_hex, Axes, Record, FORMAT, GOALC_VERSION};
 
 /// A store that cannot be read, written or merged.

@@ -17,6 +17,7 @@ pub struct MergeArgs {
 }
 
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
+    goalc::store::replaceable(&args.out)?;
     let mut read = Vec::new();
     for path in &args.stores {
         let contents = crate::read_store(path, "shard")?;

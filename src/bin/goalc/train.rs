@@ -80,6 +80,7 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
     // Found out now, not after hours of training.
     writable(&args.out)?;
     if let Some(path) = &args.checkpoint {
+        goalc::store::replaceable(path)?;
         writable(path)?;
     }
     let text = goalc::lang::read_goal_file(&args.template)
@@ -251,7 +252,8 @@ fn read_checkpoint(path: &Path) -> Result<Checkpoint, CliError> {
 }
 
 /// Whether `path` can be written: opened to append (so nothing in it
-/// changes) and, if that made it, removed again.
+/// changes) and, if that made it, removed again: the file made, where a
+/// symbolic link `path` points, not the link.
 fn writable(path: &Path) -> Result<(), CliError> {
     if path.is_dir() {
         return Err(CliError::Usage(format!(
@@ -266,7 +268,8 @@ fn writable(path: &Path) -> Result<(), CliError> {
         .open(path)
         .map_err(CliError::write(path))?;
     if !existed {
-        let _ = std::fs::remove_file(path);
+        let made = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let _ = std::fs::remove_file(made);
     }
     Ok(())
 }
@@ -275,7 +278,5 @@ fn writable(path: &Path) -> Result<(), CliError> {
 /// stopped while writing leaves the last whole one.
 fn write_checkpoint(path: &Path, c: &Checkpoint) -> Result<(), CliError> {
     let json = serde_json::to_string(c).map_err(|e| CliError::Usage(e.to_string()))?;
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, json).map_err(CliError::write(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(CliError::write(path))
+    Ok(goalc::store::write_atomically(path, json.as_bytes())?)
 }
