@@ -285,12 +285,17 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
     reader.finish(path, &name, opts)
 }
 
+/// UTF-8's byte order mark, which editors on Windows put in front of a
+/// text: not part of the first line.
+const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
+
 /// Inflates the gzip stream `raw` into `queue`, in pieces of whole lines
 /// (a line longer than a piece makes that piece longer), then closes it.
 fn inflate(raw: &[u8], queue: &Queue<Vec<u8>>) {
     let mut gz = MultiGzDecoder::new(raw);
     // The end of the last piece after its last newline, begun again.
     let mut partial = Vec::new();
+    let mut at_start = true;
     loop {
         // Read pieces come back to be filled again, so the text costs no
         // fresh pages (and no zeroing) for each.
@@ -310,6 +315,13 @@ fn inflate(raw: &[u8], queue: &Queue<Vec<u8>>) {
                 }
             }
             piece.truncate(filled);
+            if at_start {
+                at_start = false;
+                if piece.starts_with(BYTE_ORDER_MARK) {
+                    piece.drain(..BYTE_ORDER_MARK.len());
+                    filled -= BYTE_ORDER_MARK.len();
+                }
+            }
             if filled == from {
                 // The end: what follows the last newline is the last line.
                 queue.push(Piece {
@@ -363,6 +375,7 @@ pub fn parse(
     name: &str,
     opts: &ReadOptions,
 ) -> Result<Workload, SwfError> {
+    let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
     let size = shared::piece_size(text.len(), opts.threads);
     shared::read_plain(text, size, opts.threads, path)?.finish(path, name, opts)
 }
@@ -825,6 +838,57 @@ mod tests {
             e.ends_with(".swf.gz:40005: field 4 (run time): `1x` is not a number"),
             "{e}"
         );
+    }
+
+    /// `text` written plain and gzipped in a new folder, both read.
+    fn read_both(text: &[u8]) -> [Result<Workload, SwfError>; 2] {
+        use flate2::write::GzEncoder;
+        let dir = tempfile::tempdir().unwrap();
+        let plain = dir.path().join("t.swf");
+        let gz = dir.path().join("t.swf.gz");
+        std::fs::write(&plain, text).unwrap();
+        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(text).unwrap();
+        std::fs::write(&gz, enc.finish().unwrap()).unwrap();
+        [&plain, &gz].map(|p| read_path(p, &ReadOptions::default()))
+    }
+
+    #[test]
+    fn a_byte_order_mark_before_the_text_is_not_read() {
+        let text = format!("{HEADER}1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+        let marked = [BYTE_ORDER_MARK, text.as_bytes()].concat();
+        let [want, _] = read_both(text.as_bytes());
+        let want = want.unwrap();
+        for got in read_both(&marked) {
+            let got = got.unwrap();
+            assert_eq!((&got.jobs, &got.header), (&want.jobs, &want.header));
+        }
+        // One anywhere else is no part of SWF.
+        let late = format!("{HEADER}\u{feff}1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+        for got in read_both(late.as_bytes()) {
+            let e = got.unwrap_err().to_string();
+            assert!(e.contains(":5: field 1 (job number)"), "{e}");
+        }
+    }
+
+    #[test]
+    fn lines_ended_by_a_carriage_return_alone_are_said_to_be() {
+        let line = "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1";
+        let said = "a carriage return (CR) inside the line";
+        // Read as one line: a comment, or a line of too many fields.
+        let from_comment = format!("{HEADER}{line}\n{line}\n").replace('\n', "\r");
+        let from_job = format!("{line}\r{line}\r");
+        for text in [from_comment, from_job] {
+            for got in read_both(text.as_bytes()) {
+                let e = got.unwrap_err().to_string();
+                assert!(e.contains(&format!(":1: {said}")), "{e}");
+            }
+        }
+        // CR LF is read as LF.
+        let crlf = format!("{HEADER}{line}\n").replace('\n', "\r\n");
+        for got in read_both(crlf.as_bytes()) {
+            assert_eq!(got.unwrap().jobs.len(), 1);
+        }
     }
 
     #[test]

@@ -91,6 +91,9 @@ impl Reader {
             return Ok(());
         }
         if text[start] == b';' {
+            if let Some(e) = lone_carriage_return(text, start, end, path, self.lines) {
+                return Err(e);
+            }
             self.header_lines.push(
                 String::from_utf8_lossy(&text[start + 1..line_end])
                     .trim_end()
@@ -98,7 +101,8 @@ impl Reader {
             );
             return Ok(());
         }
-        let record = parse_record(text, start, end, path, self.lines)?;
+        let record = parse_record(text, start, end, path, self.lines)
+            .map_err(|e| lone_carriage_return(text, start, end, path, self.lines).unwrap_or(e))?;
         self.numbers
             .push((record.job_number, self.lines, is_partial(&record)));
         // The width check waits until the header has given the machine size.
@@ -312,6 +316,25 @@ fn repeated_numbers(numbers: &mut [(i64, usize, bool)]) -> Repeats {
         (None, true) => Repeats::None,
         (None, false) => Repeats::Partial(partial),
     }
+}
+
+/// The error for a line `text[start..end]` with a carriage return inside
+/// it: the text's lines end in CR alone (an old Mac file), so the whole
+/// file would read as one line, a comment or a line of too many fields.
+fn lone_carriage_return(
+    text: &[u8],
+    start: usize,
+    end: usize,
+    path: &Path,
+    line: usize,
+) -> Option<SwfError> {
+    memchr::memchr(b'\r', &text[start..end]).map(|_| SwfError::Line {
+        path: path.to_path_buf(),
+        line,
+        message: "a carriage return (CR) inside the line: lines that end in CR alone \
+                  are not read; goalc reads lines ended by LF or CR LF"
+            .to_string(),
+    })
 }
 
 /// The record on `text[start..end]` (a line without leading and trailing
