@@ -1,16 +1,17 @@
 //! Which records of a store a run can reuse: those of this store format
-//! and goalc version whose key is a cell the run wants. Anything else (a
-//! cell no longer in the suite, another version's numbers, a record twice)
-//! is left out, and the store is rewritten without it, so that a store
+//! and goalc version whose key is a cell the run wants, and whose axes and
+//! trace are that cell's. Anything else (a cell no longer in the suite,
+//! another version's numbers, a record twice, a record edited by hand
+//! under its old key) is left out, and the store is rewritten without it, so that a store
 //! always holds exactly the cells of the suite (or shard) that last ran on
 //! it. Two different records for one cell are refused, as `merge` refuses
 //! them: which one is right cannot be told.
 
 use super::file::{write_atomically, StoreContents};
 use super::merge::conflict;
-use super::record::{Record, FORMAT, GOALC_VERSION};
+use super::record::{Axes, Record, FORMAT, GOALC_VERSION};
 use super::StoreError;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The records a run reuses, by key, and how many it left out.
@@ -19,7 +20,16 @@ pub struct Reuse {
     pub kept: BTreeMap<String, Record>,
     /// Records left out: of another version, or of cells not wanted.
     pub dropped: usize,
+    /// Records left out as the same record again.
+    pub repeated: usize,
+    /// Records of a wanted cell whose axes or trace are not the cell's:
+    /// changed since the key was made from them, so their cells run again.
+    pub edited: usize,
 }
+
+/// What a run wants of a cell's record, by key: the cell's axes and the
+/// sha256 of its trace.
+pub type Wanted<'a> = BTreeMap<&'a str, (&'a Axes, &'a str)>;
 
 /// Picks from `contents` (the store at `path`) the records for `wanted`
 /// keys, marked with `suite`'s id and number of cells (a record follows
@@ -28,16 +38,19 @@ pub fn reusable(
     path: &Path,
     contents: &StoreContents,
     (suite, cells): (&str, usize),
-    wanted: &BTreeSet<&str>,
+    wanted: &Wanted<'_>,
 ) -> Result<Reuse, StoreError> {
     let mut out = Reuse::default();
     // Line of each kept record, to name both of two that differ.
     let mut lines: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, r) in contents.records.iter().enumerate() {
-        let usable =
-            r.format == FORMAT && r.goalc == GOALC_VERSION && wanted.contains(r.key.as_str());
-        if !usable {
+        let cell = wanted.get(r.key.as_str());
+        if r.format != FORMAT || r.goalc != GOALC_VERSION || cell.is_none() {
             out.dropped += 1;
+            continue;
+        }
+        if cell.is_some_and(|&(axes, trace)| r.axes != *axes || r.trace_sha256 != trace) {
+            out.edited += 1;
             continue;
         }
         let mut r = r.clone();
@@ -49,7 +62,7 @@ pub fn reusable(
                 let first = (name.as_str(), lines[r.key.as_str()]);
                 return Err(StoreError::Refused(conflict(first, (&name, i + 1), &r)));
             }
-            Some(_) => out.dropped += 1,
+            Some(_) => out.repeated += 1,
             None => {
                 lines.insert(&contents.records[i].key, i + 1);
                 out.kept.insert(r.key.clone(), r);
@@ -62,7 +75,7 @@ pub fn reusable(
 /// Whether the store must be rewritten to hold exactly `reuse.kept`, in
 /// its order: something was dropped, or a kept record changed suite.
 pub fn needs_rewrite(contents: &StoreContents, reuse: &Reuse) -> bool {
-    reuse.dropped > 0
+    reuse.dropped + reuse.repeated + reuse.edited > 0
         || contents.records.iter().any(|r| {
             reuse
                 .kept
@@ -86,6 +99,13 @@ mod tests {
     use super::*;
     use crate::store::record::sample;
 
+    /// `keys` wanted, each with the axes and trace of `like`.
+    fn want<'a>(keys: &[&'a str], like: &'a Record) -> Wanted<'a> {
+        keys.iter()
+            .map(|&k| (k, (&like.axes, like.trace_sha256.as_str())))
+            .collect()
+    }
+
     fn rec(key: &str, goalc: &str) -> Record {
         Record {
             key: key.into(),
@@ -105,13 +125,14 @@ mod tests {
             ],
             ..StoreContents::default()
         };
-        let wanted: BTreeSet<&str> = ["a", "b"].into();
+        let like = sample();
+        let wanted = want(&["a", "b"], &like);
         let r = reusable(Path::new("s.jsonl"), &contents, ("new-suite", 4), &wanted).unwrap();
         assert_eq!(r.kept.keys().collect::<Vec<_>>(), ["a"]);
         assert_eq!(r.kept["a"].suite, "new-suite");
         assert_eq!(r.kept["a"].suite_cells, Some(4));
         // b: other version; c: not wanted; the second a: twice.
-        assert_eq!(r.dropped, 3);
+        assert_eq!((r.dropped, r.repeated, r.edited), (2, 1, 0));
         assert!(needs_rewrite(&contents, &r));
     }
 
@@ -127,7 +148,7 @@ mod tests {
             Path::new("s.jsonl"),
             &contents,
             ("s", 16),
-            &["a", "b"].into(),
+            &want(&["a", "b"], &sample()),
         )
         .unwrap_err();
         assert!(
@@ -136,7 +157,13 @@ mod tests {
             "{e}"
         );
         // Not wanted, the cell's records are left out whatever they hold.
-        let r = reusable(Path::new("s.jsonl"), &contents, ("s", 16), &["b"].into()).unwrap();
+        let r = reusable(
+            Path::new("s.jsonl"),
+            &contents,
+            ("s", 16),
+            &want(&["b"], &sample()),
+        )
+        .unwrap();
         assert_eq!((r.kept.len(), r.dropped), (1, 2));
     }
 
@@ -148,19 +175,55 @@ mod tests {
             records: vec![a],
             ..StoreContents::default()
         };
-        let r = reusable(Path::new("s.jsonl"), &contents, ("s", 16), &["a"].into()).unwrap();
+        let r = reusable(
+            Path::new("s.jsonl"),
+            &contents,
+            ("s", 16),
+            &want(&["a"], &sample()),
+        )
+        .unwrap();
         assert_eq!((r.kept.len(), r.dropped), (1, 0));
         assert!(!needs_rewrite(&contents, &r));
-        let r = reusable(Path::new("s.jsonl"), &contents, ("t", 16), &["a"].into()).unwrap();
+        let r = reusable(
+            Path::new("s.jsonl"),
+            &contents,
+            ("t", 16),
+            &want(&["a"], &sample()),
+        )
+        .unwrap();
         assert!(needs_rewrite(&contents, &r));
         // The suite grew (or a store written before records counted the
         // suite's cells): the record learns the new count.
         for before in [Some(16), None] {
             let mut old = contents.clone();
             old.records[0].suite_cells = before;
-            let r = reusable(Path::new("s.jsonl"), &old, ("s", 17), &["a"].into()).unwrap();
+            let r = reusable(
+                Path::new("s.jsonl"),
+                &old,
+                ("s", 17),
+                &want(&["a"], &sample()),
+            )
+            .unwrap();
             assert_eq!(r.kept["a"].suite_cells, Some(17));
             assert!(needs_rewrite(&old, &r));
         }
+    }
+
+    #[test]
+    fn a_record_edited_under_its_key_is_not_reused() {
+        let like = sample();
+        let mut load = rec("a", GOALC_VERSION);
+        load.axes.load = Some(-5.0);
+        let mut trace = rec("b", GOALC_VERSION);
+        trace.trace_sha256 = "0".repeat(64);
+        let contents = StoreContents {
+            records: vec![load, trace, rec("c", GOALC_VERSION)],
+            ..StoreContents::default()
+        };
+        let wanted = want(&["a", "b", "c"], &like);
+        let r = reusable(Path::new("s.jsonl"), &contents, ("s", 3), &wanted).unwrap();
+        assert_eq!(r.kept.keys().collect::<Vec<_>>(), ["c"]);
+        assert_eq!((r.dropped, r.repeated, r.edited), (0, 0, 2));
+        assert!(needs_rewrite(&contents, &r));
     }
 }

@@ -7,7 +7,7 @@ use super::spec::{Place, Suite, TraceSource};
 use super::SuiteError;
 use crate::report::RunReport;
 use crate::run::{Reference, RunError, RunOptions, WorkloadPlan};
-use crate::store::reuse::{needs_rewrite, reusable, rewrite};
+use crate::store::reuse::{needs_rewrite, reusable, rewrite, Wanted};
 use crate::store::{Record, Store, FORMAT, GOALC_VERSION};
 use crate::workload::model::ModelParams;
 use crate::workload::Workload;
@@ -26,6 +26,11 @@ pub struct Summary {
     /// Records the store held that the suite no longer has (or of another
     /// goalc version), removed from it.
     pub dropped: usize,
+    /// Records the store held twice, once removed.
+    pub repeated: usize,
+    /// Records whose axes or trace were changed under their key, removed
+    /// and their cells run again.
+    pub edited: usize,
     /// Torn last lines found in the store and cut away.
     pub torn: usize,
     /// Keys of the store's records that no field reads.
@@ -47,7 +52,10 @@ pub fn run(
     tick: &(dyn Fn() + Sync),
 ) -> Result<Summary, SuiteError> {
     let selected = layout.shard(shard);
-    let wanted: BTreeSet<&str> = selected.iter().map(|c| c.key.as_str()).collect();
+    let wanted: Wanted<'_> = selected
+        .iter()
+        .map(|c| (c.key.as_str(), (&c.axes, c.trace_sha256.as_str())))
+        .collect();
     let contents = Store::read(store_path)?;
     let reuse = reusable(
         store_path,
@@ -80,6 +88,8 @@ pub fn run(
         reused: selected.len() - todo.len(),
         ran: todo.len(),
         dropped: reuse.dropped,
+        repeated: reuse.repeated,
+        edited: reuse.edited,
         torn: contents.torn,
         unknown: contents.unknown,
         reports,

@@ -120,6 +120,20 @@ pub fn run(args: &BenchArgs, file: &Path) -> Result<(), CliError> {
             done.dropped
         );
     }
+    if done.repeated > 0 {
+        note += &format!(
+            "{}: removed {} record(s) held twice\n",
+            store.display(),
+            done.repeated
+        );
+    }
+    if done.edited > 0 {
+        note += &format!(
+            "{}: removed and ran again {} cell(s) whose record's axes or trace were not those its key was made of (edited by hand?)\n",
+            store.display(),
+            done.edited
+        );
+    }
     let shard_note = if shard == Shard::WHOLE {
         String::new()
     } else {
