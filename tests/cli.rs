@@ -1133,6 +1133,29 @@ fn a_checkpoint_is_written_where_its_link_points_and_never_over_a_pipe() {
 }
 
 #[test]
+fn a_policy_given_twice_is_refused() {
+    for (list, said) in [
+        (
+            "easy,easy",
+            "`fcfs-easy` is given twice (policies 1 and 2 of the list)",
+        ),
+        (
+            "all,fcfs-easy",
+            "`fcfs-easy` is given twice (policies 3 and 10 of the list)",
+        ),
+    ] {
+        let err = one_line_error(&goalc(&[
+            "simulate",
+            "--model-jobs",
+            "50",
+            "--policy",
+            list,
+        ]));
+        assert!(err.contains(said), "{err}");
+    }
+}
+
+#[test]
 fn train_resumes_only_the_training_its_checkpoint_was_of() {
     let checkpoint = scratch_dir("resume-checkpoint.json");
     let out = scratch_dir("resume-out.goal");

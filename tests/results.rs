@@ -381,6 +381,30 @@ fn command_line_report_and_diff() {
 }
 
 #[test]
+fn plots_named_into_a_file_are_refused_before_the_tables() {
+    let (text, _) = fixture();
+    let dir = temp_dir("plots-file");
+    let path = dir.join("fixture.jsonl");
+    std::fs::write(&path, text).unwrap();
+    let file = dir.join("plots.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let out = goalc(&[
+        "report",
+        path.to_str().unwrap(),
+        "--plots",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("plots.txt: not a folder, so no place for the plots"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
+
+#[test]
 fn a_bad_store_line_is_named_by_file_and_line() {
     let (text, _) = fixture();
     let mut lines: Vec<&str> = text.lines().collect();

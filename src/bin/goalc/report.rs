@@ -90,6 +90,17 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
         ));
     };
     check_measures(&args.measures).map_err(|e| CliError::Usage(e.to_string()))?;
+    let dir = args
+        .plots
+        .clone()
+        .unwrap_or_else(|| store.with_extension("plots"));
+    // Found out before the tables are printed, not after.
+    if !args.no_plots && dir.exists() && !dir.is_dir() {
+        return Err(CliError::Usage(format!(
+            "{}: not a folder, so no place for the plots (--plots names a folder; --no-plots writes none)",
+            dir.display()
+        )));
+    }
     let tables_say_it = matches!(args.format.format, Format::Table | Format::Markdown);
     let records = read(store, !tables_say_it)?;
     let only: Vec<&str> = args.measures.iter().map(String::as_str).collect();
@@ -97,10 +108,6 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
     if args.no_plots {
         return Ok(());
     }
-    let dir = args
-        .plots
-        .clone()
-        .unwrap_or_else(|| store.with_extension("plots"));
     let plan = if only.is_empty() {
         plots::plan(&records, plots::DEFAULT_MEASURES, plots::DEFAULT_SCATTERS)
     } else {

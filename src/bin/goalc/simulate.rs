@@ -57,6 +57,19 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
     if specs.is_empty() {
         return Err(CliError::Usage("no policy given".into()));
     }
+    // As bench refuses a goal twice: the same rows twice compare nothing.
+    if let Some((i, twice)) = specs
+        .iter()
+        .enumerate()
+        .find(|&(i, s)| specs[..i].contains(s))
+    {
+        let first = specs.iter().position(|s| s == twice).unwrap_or(i);
+        return Err(CliError::Usage(format!(
+            "--policy: `{twice}` is given twice (policies {} and {} of the list)",
+            first + 1,
+            i + 1
+        )));
+    }
     if args.schedule_out.is_some() && specs.len() != 1 {
         return Err(CliError::Usage(
             "--schedule-out takes exactly one --policy".into(),
