@@ -33,6 +33,9 @@ pub struct Greedy {
     groups: Option<(Span, Bands)>,
     owner: Option<(Span, OwnerObjective)>,
     criteria: Vec<Stated>,
+    /// Situations named by criterion statements with an error (already
+    /// said): not said again as situations without a criterion.
+    unreadable: Vec<Situation>,
 }
 
 /// A checked `criterion` statement.
@@ -84,7 +87,12 @@ impl Mechanism for Greedy {
             "groups" => self.groups = Some((st.span, groups(st)?)),
             "owner" => self.owner = Some((st.span, owner(st)?)),
             _ => {
-                let stated = criterion(st)?;
+                let stated = criterion(st).inspect_err(|_| {
+                    let mut args = Args::new(st);
+                    if let Ok(named) = situations(&mut args) {
+                        self.unreadable.extend(named);
+                    }
+                })?;
                 for earlier in &self.criteria {
                     if let Some(s) = stated
                         .situations
@@ -194,7 +202,7 @@ impl Greedy {
         let missing: Vec<&str> = Situation::ALL
             .iter()
             .zip(&by_situation)
-            .filter(|(_, c)| c.is_none())
+            .filter(|(s, c)| c.is_none() && !self.unreadable.contains(s))
             .map(|(s, _)| s.name())
             .collect();
         if !missing.is_empty() {
@@ -246,7 +254,9 @@ impl Greedy {
                 None => {}
             }
         }
-        if !diags.is_empty() {
+        // A situation whose criterion statement had an error (said when it
+        // was checked) has none here either.
+        if !diags.is_empty() || by_situation.iter().any(Option::is_none) {
             return Err(diags);
         }
         let stated: Vec<&Stated> = by_situation.into_iter().flatten().collect();
@@ -486,16 +496,21 @@ fn owner_measure(item: &Item, next: Option<&Item>) -> Check<(OwnerMeasure, usize
 }
 
 /// `criterion SITUATION FAMILY [a A] [b B] [w W1 W2 ...] [k K1 K2 ...]`.
-fn criterion(st: &Statement) -> Check<Stated> {
-    let mut args = Args::new(st);
+/// The situations a criterion statement names, its first word.
+fn situations(args: &mut Args<'_>) -> Check<Vec<Situation>> {
     let (situation, _) = args.word("a situation", &SITUATION_WORDS)?;
-    let situations = match situation {
+    Ok(match situation {
         "all" => Situation::ALL.to_vec(),
         s => Situation::ALL
             .into_iter()
             .filter(|x| x.name() == s)
             .collect(),
-    };
+    })
+}
+
+fn criterion(st: &Statement) -> Check<Stated> {
+    let mut args = Args::new(st);
+    let situations = situations(&mut args)?;
     let (family, _) = args.word("a criterion", &Family::NAMES)?;
     let family = Family::from_name(family).expect("one of the names");
     let mut a = None;
