@@ -604,7 +604,7 @@ impl Es {
             .map(|_| self.breed(&mut rng))
             .collect();
         evaluate(&mut offspring, fitness);
-        self.evaluations += offspring.len() as u64;
+        self.evaluations = self.evaluations.saturating_add(offspring.len() as u64);
         // Parents first, so that ties keep them (see `rank`).
         self.population.append(&mut offspring);
         rank(&mut self.population);
@@ -694,7 +694,9 @@ impl Es {
             return;
         }
         evaluate(&mut self.population, fitness);
-        self.evaluations += self.population.len() as u64;
+        self.evaluations = self
+            .evaluations
+            .saturating_add(self.population.len() as u64);
         rank(&mut self.population);
         self.population.truncate(self.config.mu);
         self.evaluated = true;
@@ -1441,6 +1443,15 @@ mod tests {
         let checkpoint = serde_json::from_str(&text).unwrap();
         let mut extended = Es::resume(config(31, 12), toy_bounds(), checkpoint).unwrap();
         assert_same_result(&extended.run(&sphere, go_on), &expected);
+    }
+
+    #[test]
+    fn a_count_of_evaluations_edited_near_its_end_stays_there() {
+        let first = Es::new(config(31, 2), toy_bounds(), &[vec![0.5, 0.5, 1.0]]).unwrap();
+        let mut checkpoint = first.checkpoint();
+        checkpoint.evaluations = u64::MAX - 1;
+        let mut resumed = Es::resume(config(31, 2), toy_bounds(), checkpoint).unwrap();
+        assert_eq!(resumed.run(&sphere, go_on).evaluations, u64::MAX);
     }
 
     #[test]
