@@ -458,6 +458,60 @@ fn a_bad_suite_is_diagnosed_with_its_place_and_nothing_runs() {
     );
 }
 
+/// A suite of more cells than goalc lays out is refused from its counts,
+/// at its longest axis, before a cell is made or a script written.
+#[test]
+fn a_suite_of_too_many_cells_is_refused_before_any_is_made() {
+    let dir = temp("too-many");
+    let suite = dir.join("big.toml");
+    let list = |n: usize, value: &dyn Fn(usize) -> String| {
+        (1..=n).map(value).collect::<Vec<_>>().join(",")
+    };
+    // 1001 seeds x 1000 loads: 1,001,000 cells, just past the limit.
+    std::fs::write(
+        &suite,
+        format!(
+            "goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\nmodel = {{ jobs = 10 }}\n[axes]\n\
+             seeds = [{}]\nloads = [{}]\n",
+            list(1001, &|s| s.to_string()),
+            list(1000, &|l| format!("{}", l as f64 / 1000.0)),
+        ),
+    )
+    .unwrap();
+    let slurm = dir.join("slurm");
+    let o = goalc(
+        &[
+            "bench",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--emit-slurm",
+            slurm.to_str().unwrap(),
+            "--shards",
+            "3",
+        ],
+        "1",
+    );
+    let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
+    assert!(
+        e.contains(
+            "big.toml:5:9: error: the suite would have 1001000 cells, more than the 1000000 \
+             a suite may have\n"
+        ),
+        "{e}"
+    );
+    assert!(e.contains("the longest axis, 1001 values"), "{e}");
+    assert!(
+        e.contains("its cells are 1 goal x 1001 workloads of the traces (the model once per seed) x 1000 loads;"),
+        "{e}"
+    );
+    assert!(!slurm.exists());
+    let store = dir.join("s.jsonl");
+    let o = run_suite(&suite, &store, &[], "1");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!store.exists());
+}
+
 #[test]
 fn emit_slurm_writes_an_array_and_a_dependent_merge() {
     let dir = temp("emit");

@@ -19,7 +19,7 @@ pub mod manifest;
 pub mod slurm;
 pub mod spec;
 
-pub use cells::{Cell, Layout, Shard};
+pub use cells::{Cell, Layout, Shard, MAX_CELLS};
 pub use check::{check_file, check_text, Checked};
 pub use execute::{run, Summary};
 pub use spec::Suite;
@@ -45,6 +45,12 @@ pub enum SuiteError {
         #[source]
         source: RunError,
     },
+    /// More cells than [`cells::MAX_CELLS`].
+    #[error(
+        "{file}: the suite would have {cells} cells, more than the {} a suite may have",
+        cells::MAX_CELLS
+    )]
+    TooManyCells { file: String, cells: u128 },
     /// One cell failed.
     #[error("{goal} on {workload}: {source}")]
     Cell {
