@@ -443,19 +443,36 @@ fn a_bad_suite_is_diagnosed_with_its_place_and_nothing_runs() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("remove --load"), "{}", stderr(&o));
-    // What only the trace can tell is said with the suite file and trace.
-    std::fs::write(
-        &suite,
-        format!("goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\npath = \"{ROOT}/traces/lublin-1000-64-s2.swf\"\n[axes]\nmonths = [99]\n"),
-    )
-    .unwrap();
-    let o = run_suite(&suite, &store, &[], "1");
-    assert_eq!(o.status.code(), Some(2));
-    let e = stderr(&o);
-    assert!(
-        e.contains("bad.toml: trace `lublin-1000-64-s2`: ") && e.contains("`99` is not a month"),
-        "{e}"
-    );
+    // What only the trace can tell is found before anything runs too (no
+    // cell of month 1 either), at its place, in the suite's words: its
+    // key, not a command-line flag, and numbers as written.
+    for (axes, said) in [
+        (
+            "months = [1, 99]",
+            "bad.toml:5:14: error: `99` is not a month of lublin-1000-64-s2\n",
+        ),
+        (
+            "load_factors = [1, 1e308]",
+            "bad.toml:5:20: error: `load_factors` value 1e308 would make workload \
+             `lublin-1000-64-s2` more jobs than the 8388608 goalc builds at once\n",
+        ),
+    ] {
+        std::fs::write(
+            &suite,
+            format!("goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\npath = \"{ROOT}/traces/lublin-1000-64-s2.swf\"\n[axes]\n{axes}\n"),
+        )
+        .unwrap();
+        let o = run_suite(&suite, &store, &[], "1");
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{axes}: {e}");
+        assert!(e.contains(said), "{axes}: {e}");
+        assert!(e.contains("the suite has errors, nothing was run"), "{e}");
+        assert!(
+            !e.contains("--months") && !e.contains("--load") && !e.contains("00000000"),
+            "{axes}: {e}"
+        );
+        assert!(!store.exists(), "{axes}");
+    }
 }
 
 /// A suite of more cells than goalc lays out is refused from its counts,

@@ -9,6 +9,7 @@ use super::format::{
 };
 use super::manifest;
 use super::spec::{AxisValues, Place, Settings, Suite, SuiteGoal, SuiteTrace, TraceSource};
+use super::workloads::{self, Written};
 use crate::lang::args::did_you_mean;
 use crate::lang::diag::{render, Diagnostic, Span};
 use crate::policy::search::SearchSpec;
@@ -87,6 +88,7 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
     };
     let mut cx = Cx {
         base,
+        text,
         diags: Vec::new(),
     };
     let goal_paths = cx.goal_paths(&parsed.goals);
@@ -158,7 +160,14 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
             settings,
             axes,
         };
-        cx.within_cell_limit(&s, &parsed);
+        // Its workloads are made only when the file is right so far (the
+        // run would refuse what the checker said already, in its words)
+        // and within the limit (beyond it there could be millions).
+        let right = !cx.diags.iter().any(Diagnostic::is_error);
+        if cx.within_cell_limit(&s, &parsed) && right {
+            let written = cx.written(&parsed);
+            cx.diags.extend(workloads::check(&s, &written));
+        }
         suite = Some(s);
     }
     out.diagnostics = cx.diags;
@@ -225,10 +234,12 @@ fn backticked(message: &str) -> Vec<String> {
 
 struct Cx<'a> {
     base: &'a Path,
+    /// The suite file's text, for values as written.
+    text: &'a str,
     diags: Vec<Diagnostic>,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
     /// An error at `at`, whose caret says `label`.
     fn error(&mut self, at: Span, label: &str, message: impl Into<String>) -> &mut Diagnostic {
         self.diags
@@ -745,10 +756,12 @@ impl Cx<'_> {
         for v in items {
             let x = *v.get_ref();
             if !(x.is_finite() && x > 0.0) {
+                // As written: Rust prints -1e308 in 309 digits.
+                let written = self.text.get(v.span()).unwrap_or("").trim().to_string();
                 self.error(
                     span(v),
                     "not positive",
-                    format!("`{name}` values must be positive, got {x}"),
+                    format!("`{name}` values must be positive, got {written}"),
                 );
             }
         }
@@ -815,6 +828,43 @@ impl Cx<'_> {
             ),
         );
         false
+    }
+
+    /// Where the suite file gives each trace and each value of the axes
+    /// that make workloads; `parsed` is the file of the checked suite, so
+    /// its lists hold exactly the suite's values.
+    fn written(&self, parsed: &SuiteFile) -> Written<'a> {
+        let spans = |list: Option<&Spanned<Vec<Spanned<f64>>>>| match list {
+            Some(l) => l.get_ref().iter().map(|v| Some(span(v))).collect(),
+            None => vec![None],
+        };
+        let a = parsed.axes.as_ref().map(Spanned::get_ref);
+        let places = match (
+            a.and_then(|a| a.windows.as_ref()),
+            a.and_then(|a| a.months.as_ref()),
+        ) {
+            (Some(w), _) => w.get_ref().iter().map(|v| Some(span(v))).collect(),
+            (None, Some(m)) => m.get_ref().iter().map(|v| Some(span(v))).collect(),
+            (None, None) => vec![None],
+        };
+        Written {
+            text: self.text,
+            traces: parsed
+                .trace
+                .get_ref()
+                .iter()
+                .map(|t| {
+                    let e = t.get_ref();
+                    let named = e.path.as_ref().or(e.manifest.as_ref()).map(span);
+                    named
+                        .or(e.model.as_ref().map(span))
+                        .unwrap_or_else(|| span(t))
+                })
+                .collect(),
+            places,
+            loads: spans(a.and_then(|a| a.loads.as_ref())),
+            load_factors: spans(a.and_then(|a| a.load_factors.as_ref())),
+        }
     }
 
     fn axes(

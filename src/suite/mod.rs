@@ -2,7 +2,9 @@
 //! the cross product of them into a result store.
 //!
 //! Data flows one way: [`format`] is the file as written (with spans),
-//! [`check`] turns it into a checked [`spec::Suite`] or diagnostics,
+//! [`check`] turns it into a checked [`spec::Suite`] or diagnostics (its
+//! `workloads` makes every workload once, so that what only a trace can
+//! refuse is found there too),
 //! [`cells`] lays the suite out in keyed cells and shards, [`execute`]
 //! runs the cells the store lacks through the run layer and appends them
 //! to the store ([`crate::store`]), and [`slurm`] writes the batch scripts
@@ -18,6 +20,7 @@ pub mod format;
 pub mod manifest;
 pub mod slurm;
 pub mod spec;
+mod workloads;
 
 pub use cells::{Cell, Layout, Shard, MAX_CELLS};
 pub use check::{check_file, check_text, Checked};
