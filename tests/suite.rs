@@ -443,19 +443,90 @@ fn a_bad_suite_is_diagnosed_with_its_place_and_nothing_runs() {
     );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("remove --load"), "{}", stderr(&o));
-    // What only the trace can tell is said with the suite file and trace.
+    // What only the trace can tell is found before anything runs too (no
+    // cell of month 1 either), at its place, in the suite's words: its
+    // key, not a command-line flag, and numbers as written.
+    for (axes, said) in [
+        (
+            "months = [1, 99]",
+            "bad.toml:5:14: error: `99` is not a month of lublin-1000-64-s2\n",
+        ),
+        (
+            "load_factors = [1, 1e308]",
+            "bad.toml:5:20: error: `load_factors` value 1e308 would make workload \
+             `lublin-1000-64-s2` more jobs than the 8388608 goalc builds at once\n",
+        ),
+    ] {
+        std::fs::write(
+            &suite,
+            format!("goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\npath = \"{ROOT}/traces/lublin-1000-64-s2.swf\"\n[axes]\n{axes}\n"),
+        )
+        .unwrap();
+        let o = run_suite(&suite, &store, &[], "1");
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{axes}: {e}");
+        assert!(e.contains(said), "{axes}: {e}");
+        assert!(e.contains("the suite has errors, nothing was run"), "{e}");
+        assert!(
+            !e.contains("--months") && !e.contains("--load") && !e.contains("00000000"),
+            "{axes}: {e}"
+        );
+        assert!(!store.exists(), "{axes}");
+    }
+}
+
+/// A suite of more cells than goalc lays out is refused from its counts,
+/// at its longest axis, before a cell is made or a script written.
+#[test]
+fn a_suite_of_too_many_cells_is_refused_before_any_is_made() {
+    let dir = temp("too-many");
+    let suite = dir.join("big.toml");
+    let list = |n: usize, value: &dyn Fn(usize) -> String| {
+        (1..=n).map(value).collect::<Vec<_>>().join(",")
+    };
+    // 1001 seeds x 1000 loads: 1,001,000 cells, just past the limit.
     std::fs::write(
         &suite,
-        format!("goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\npath = \"{ROOT}/traces/lublin-1000-64-s2.swf\"\n[axes]\nmonths = [99]\n"),
+        format!(
+            "goals = [\"{ROOT}/goals/easy.goal\"]\n[[trace]]\nmodel = {{ jobs = 10 }}\n[axes]\n\
+             seeds = [{}]\nloads = [{}]\n",
+            list(1001, &|s| s.to_string()),
+            list(1000, &|l| format!("{}", l as f64 / 1000.0)),
+        ),
     )
     .unwrap();
-    let o = run_suite(&suite, &store, &[], "1");
-    assert_eq!(o.status.code(), Some(2));
+    let slurm = dir.join("slurm");
+    let o = goalc(
+        &[
+            "bench",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--emit-slurm",
+            slurm.to_str().unwrap(),
+            "--shards",
+            "3",
+        ],
+        "1",
+    );
     let e = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{e}");
     assert!(
-        e.contains("bad.toml: trace `lublin-1000-64-s2`: ") && e.contains("`99` is not a month"),
+        e.contains(
+            "big.toml:5:9: error: the suite would have 1001000 cells, more than the 1000000 \
+             a suite may have\n"
+        ),
         "{e}"
     );
+    assert!(e.contains("the longest axis, 1001 values"), "{e}");
+    assert!(
+        e.contains("its cells are 1 goal x 1001 workloads of the traces (the model once per seed) x 1000 loads;"),
+        "{e}"
+    );
+    assert!(!slurm.exists());
+    let store = dir.join("s.jsonl");
+    let o = run_suite(&suite, &store, &[], "1");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!store.exists());
 }
 
 #[test]

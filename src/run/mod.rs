@@ -52,6 +52,19 @@ pub enum RunError {
     /// Settings that cannot be run as given.
     #[error("{0}")]
     Invalid(String),
+    /// A calendar month the workload does not have; its own variant so
+    /// that a suite can say it in its own words, at the month's place.
+    #[error(
+        "--months: `{month}` is not a month of {workload} (it has {count} months, {first} to \
+         {last}; give 1-based numbers, YYYY-MM, or all)"
+    )]
+    NoSuchMonth {
+        month: String,
+        workload: String,
+        count: usize,
+        first: String,
+        last: String,
+    },
     /// An error in running one goal: what its own statements (a run-time
     /// limit, a speedup model, ...) could not make of the workload, or its
     /// simulation's.

@@ -370,15 +370,12 @@ impl WorkloadPlan {
                         .and_then(|i| months.get(i.checked_sub(1)?));
                     by_index
                         .or_else(|| months.iter().find(|m| m.0 == item))
-                        .ok_or_else(|| {
-                            RunError::Invalid(format!(
-                                "--months: `{item}` is not a month of {} (it has {} months, {} to {}; \
-                                 give 1-based numbers, YYYY-MM, or all)",
-                                w.name,
-                                months.len(),
-                                months.first().map_or("-", |m| m.0.as_str()),
-                                months.last().map_or("-", |m| m.0.as_str())
-                            ))
+                        .ok_or_else(|| RunError::NoSuchMonth {
+                            month: item.to_string(),
+                            workload: w.name.clone(),
+                            count: months.len(),
+                            first: months.first().map_or("-", |m| m.0.as_str()).into(),
+                            last: months.last().map_or("-", |m| m.0.as_str()).into(),
                         })
                 })
                 .collect::<Result<_, _>>()?

@@ -3,13 +3,64 @@
 //! each cell keyed by everything that makes its outcome. Shards take cells
 //! by index from this order.
 
-use super::spec::{Place, Suite, TraceSource};
+use super::spec::{AxisValues, Place, Suite, SuiteGoal, SuiteTrace, TraceSource};
 use super::SuiteError;
 use crate::run::{expand_budgets, BenchContext, FactorBy, Goal, LoadBy};
 use crate::store::{cell_key, sha256_hex, Axes};
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::Path;
+
+/// The most cells a suite may have. A cell is a simulation of seconds to
+/// minutes, so a million is weeks of CPU, beyond any one study; laid out
+/// they take some 550 bytes each, so a suite file of a few kilobytes could
+/// otherwise ask for tens of gigabytes before a cell runs.
+pub const MAX_CELLS: usize = 1_000_000;
+
+/// How many cells a suite of these goals, traces and axes has, counted
+/// without making them (saturating: a suite file can ask for more than
+/// any integer holds). [`Layout::of`] makes exactly this many.
+pub fn count(goals: &[SuiteGoal], traces: &[SuiteTrace], axes: &AxisValues) -> u128 {
+    let n = |len: usize| len as u128;
+    [
+        laid_goals(goals, axes),
+        trace_workloads(traces, axes),
+        n(axes.exact_estimates.len()),
+        n(axes.events.len()),
+        n(axes.places.len()),
+        n(axes.loads.len()),
+        n(axes.load_factors.len()),
+    ]
+    .into_iter()
+    .fold(1, u128::saturating_mul)
+}
+
+/// How many goals the cells run, as [`lay_goals`] lays them: a search
+/// goal once per budget.
+pub fn laid_goals(goals: &[SuiteGoal], axes: &AxisValues) -> u128 {
+    goals
+        .iter()
+        .map(|g| {
+            if g.goal.policy.is_search() && !axes.budgets.is_empty() {
+                axes.budgets.len() as u128
+            } else {
+                1
+            }
+        })
+        .fold(0, u128::saturating_add)
+}
+
+/// How many workloads the traces are before the axes: the model one per
+/// seed.
+pub fn trace_workloads(traces: &[SuiteTrace], axes: &AxisValues) -> u128 {
+    traces
+        .iter()
+        .map(|t| match t.source {
+            TraceSource::Model { .. } => axes.seeds.len() as u128,
+            TraceSource::File { .. } => 1,
+        })
+        .fold(0, u128::saturating_add)
+}
 
 /// A suite's cells and what they share.
 #[derive(Debug, Clone)]
@@ -121,6 +172,15 @@ impl Layout {
     /// Lays `suite` out: hashes its traces (read in parallel) and makes
     /// every cell.
     pub fn of(suite: &Suite) -> Result<Layout, SuiteError> {
+        // The checker refuses such a suite; a suite made by hand is
+        // refused here, before its cells exhaust memory.
+        let cells = count(&suite.goals, &suite.traces, &suite.axes);
+        if cells > MAX_CELLS as u128 {
+            return Err(SuiteError::TooManyCells {
+                file: suite.file.clone(),
+                cells,
+            });
+        }
         let goals = lay_goals(suite);
         let plain: Vec<Goal> = goals.iter().map(|g| g.goal.clone()).collect();
         let bench = BenchContext::of(&plain)?;
@@ -306,6 +366,71 @@ mod tests {
         for bad in ["4/4", "0/0", "1", "a/2", "-1/2"] {
             assert!(bad.parse::<Shard>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_count_is_the_cells_laid_out() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = format!(
+            "goals = [\"{root}/goals/easy.goal\", \"{root}/goals/strict-lexical-tw-avgx-dds-fcfs.goal\"]\n\
+             [[trace]]\nmodel = {{ jobs = 60, procs = 8 }}\n\
+             [[trace]]\npath = \"{root}/traces/lublin-1000-64-s2.swf\"\n\
+             [axes]\nbudgets = [5, 10, 20]\nseeds = [1, 2]\nloads = [0.5, 0.8]\n\
+             load_factors = [1, 1.5]\nexact_estimates = [true, false]\n\
+             events = [\"per-instant\", \"submissions-first\"]\n"
+        );
+        let checked = super::super::check_text("s.toml", &text, Path::new("."), None);
+        assert!(!checked.has_errors(), "{}", checked.render(false));
+        let suite = checked.suite.unwrap();
+        let cells = Layout::of(&suite).unwrap().cells.len();
+        // (1 + 3 budgets) goals x (2 seeds + 1 file) x 2 loads x 2
+        // factors x 2 estimates x 2 event modes
+        assert_eq!(cells, 4 * 3 * 16);
+        assert_eq!(
+            count(&suite.goals, &suite.traces, &suite.axes),
+            cells as u128
+        );
+    }
+
+    #[test]
+    fn a_suite_past_the_limit_is_not_laid_out() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = format!(
+            "goals = [\"{root}/goals/easy.goal\"]\n[[trace]]\nmodel = {{ jobs = 60, procs = 8 }}\n"
+        );
+        let checked = super::super::check_text("s.toml", &text, Path::new("."), None);
+        let mut suite = checked.suite.unwrap();
+        // Made by hand, not by the checker, which refuses it.
+        suite.axes.loads = (1..=MAX_CELLS + 1).map(|i| Some(i as f64)).collect();
+        let e = Layout::of(&suite).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "s.toml: the suite would have 1000001 cells, more than the 1000000 a suite may have"
+        );
+    }
+
+    #[test]
+    fn the_count_saturates_rather_than_wraps() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let text = format!(
+            "goals = [\"{root}/goals/strict-lexical-tw-avgx-dds-fcfs.goal\"]\n\
+             [[trace]]\nmodel = {{ jobs = 60, procs = 8 }}\n[axes]\nbudgets = [5]\n"
+        );
+        let checked = super::super::check_text("s.toml", &text, Path::new("."), None);
+        let suite = checked.suite.unwrap();
+        // 2^19 values on each of 7 factors: 2^133 cells, which a wrapping
+        // product would count as none.
+        let n = 1 << 19;
+        let axes = AxisValues {
+            loads: vec![None; n],
+            load_factors: vec![None; n],
+            places: vec![Place::Whole; n],
+            budgets: vec![5; n],
+            seeds: vec![1; n],
+            exact_estimates: vec![false; n],
+            events: vec![crate::sim::EventMode::PerInstant; n],
+        };
+        assert_eq!(count(&suite.goals, &suite.traces, &axes), u128::MAX);
     }
 
     #[test]

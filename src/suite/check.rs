@@ -2,12 +2,14 @@
 //! language's style: `file:line:col`, the line, a caret, did-you-mean.
 //! Every mistake the file can hold is found here, before anything runs.
 
+use super::cells::{self, MAX_CELLS};
 use super::format::{
     AxesFile, EventsName, FactorByName, LoadByName, ModelEntry, SuiteFile, TraceEntry,
     WorkloadSettings,
 };
 use super::manifest;
 use super::spec::{AxisValues, Place, Settings, Suite, SuiteGoal, SuiteTrace, TraceSource};
+use super::workloads::{self, Written};
 use crate::lang::args::did_you_mean;
 use crate::lang::diag::{render, Diagnostic, Span};
 use crate::policy::search::SearchSpec;
@@ -86,6 +88,7 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
     };
     let mut cx = Cx {
         base,
+        text,
         diags: Vec::new(),
     };
     let goal_paths = cx.goal_paths(&parsed.goals);
@@ -148,19 +151,29 @@ pub fn check_text(file: &str, text: &str, base: &Path, traces_dir: Option<&Path>
         out.goals.push(checked);
     }
     cx.distinct_goal_names(&goals, &parsed.goals);
-    out.diagnostics = cx.diags;
-    out.diagnostics.sort_by_key(|d| d.span);
-    if out.has_errors() {
-        return out;
-    }
+    let mut suite = None;
     if let (Some(traces), Some(settings), Some(axes)) = (traces, settings, axes) {
-        out.suite = Some(Suite {
+        let s = Suite {
             file: file.to_string(),
             goals,
             traces,
             settings,
             axes,
-        });
+        };
+        // Its workloads are made only when the file is right so far (the
+        // run would refuse what the checker said already, in its words)
+        // and within the limit (beyond it there could be millions).
+        let right = !cx.diags.iter().any(Diagnostic::is_error);
+        if cx.within_cell_limit(&s, &parsed) && right {
+            let written = cx.written(&parsed);
+            cx.diags.extend(workloads::check(&s, &written));
+        }
+        suite = Some(s);
+    }
+    out.diagnostics = cx.diags;
+    out.diagnostics.sort_by_key(|d| d.span);
+    if !out.has_errors() {
+        out.suite = suite;
     }
     out
 }
@@ -221,10 +234,12 @@ fn backticked(message: &str) -> Vec<String> {
 
 struct Cx<'a> {
     base: &'a Path,
+    /// The suite file's text, for values as written.
+    text: &'a str,
     diags: Vec<Diagnostic>,
 }
 
-impl Cx<'_> {
+impl<'a> Cx<'a> {
     /// An error at `at`, whose caret says `label`.
     fn error(&mut self, at: Span, label: &str, message: impl Into<String>) -> &mut Diagnostic {
         self.diags
@@ -741,14 +756,115 @@ impl Cx<'_> {
         for v in items {
             let x = *v.get_ref();
             if !(x.is_finite() && x > 0.0) {
+                // As written: Rust prints -1e308 in 309 digits.
+                let written = self.text.get(v.span()).unwrap_or("").trim().to_string();
                 self.error(
                     span(v),
                     "not positive",
-                    format!("`{name}` values must be positive, got {x}"),
+                    format!("`{name}` values must be positive, got {written}"),
                 );
             }
         }
         items.iter().map(|v| Some(*v.get_ref())).collect()
+    }
+
+    /// Whether `suite` has at most [`MAX_CELLS`] cells; if not, an error
+    /// at its longest axis (its goals when it has no axes), made from the
+    /// counts before any cell is.
+    fn within_cell_limit(&mut self, suite: &Suite, parsed: &SuiteFile) -> bool {
+        let cells = cells::count(&suite.goals, &suite.traces, &suite.axes);
+        if cells <= MAX_CELLS as u128 {
+            return true;
+        }
+        let a = &suite.axes;
+        let goals = cells::laid_goals(&suite.goals, a);
+        let workloads = cells::trace_workloads(&suite.traces, a);
+        let mut factors = vec![if goals == suite.goals.len() as u128 {
+            counted(goals, "goal")
+        } else {
+            format!("{goals} goals (search goals once per budget)")
+        }];
+        factors.push(if workloads == suite.traces.len() as u128 {
+            counted(workloads, "trace")
+        } else {
+            format!("{workloads} workloads of the traces (the model once per seed)")
+        });
+        let place_key = if matches!(a.places.first(), Some(Place::Month(_))) {
+            "months"
+        } else {
+            "windows"
+        };
+        for (key, len) in [
+            ("exact_estimates", a.exact_estimates.len()),
+            ("events", a.events.len()),
+            (place_key, a.places.len()),
+            ("loads", a.loads.len()),
+            ("load_factors", a.load_factors.len()),
+        ] {
+            if len > 1 {
+                factors.push(format!("{len} {key}"));
+            }
+        }
+        let cells = match cells {
+            // Saturated: 39 digits would say no more.
+            u128::MAX => "over 3.4e38".to_string(),
+            n => n.to_string(),
+        };
+        let (at, label) = match parsed.axes.as_ref().and_then(|x| longest_axis(x.get_ref())) {
+            // Its opening bracket: the list itself may fill lines.
+            Some((at, len)) => (
+                Span::new(at.start, at.start + 1),
+                format!("the longest axis, {len} values"),
+            ),
+            None => (span(&parsed.goals), counted(goals, "goal")),
+        };
+        self.help(
+            at,
+            &label,
+            format!("the suite would have {cells} cells, more than the {MAX_CELLS} a suite may have"),
+            format!(
+                "its cells are {}; split it into suites of at most {MAX_CELLS} cells, or give fewer values",
+                factors.join(" x ")
+            ),
+        );
+        false
+    }
+
+    /// Where the suite file gives each trace and each value of the axes
+    /// that make workloads; `parsed` is the file of the checked suite, so
+    /// its lists hold exactly the suite's values.
+    fn written(&self, parsed: &SuiteFile) -> Written<'a> {
+        let spans = |list: Option<&Spanned<Vec<Spanned<f64>>>>| match list {
+            Some(l) => l.get_ref().iter().map(|v| Some(span(v))).collect(),
+            None => vec![None],
+        };
+        let a = parsed.axes.as_ref().map(Spanned::get_ref);
+        let places = match (
+            a.and_then(|a| a.windows.as_ref()),
+            a.and_then(|a| a.months.as_ref()),
+        ) {
+            (Some(w), _) => w.get_ref().iter().map(|v| Some(span(v))).collect(),
+            (None, Some(m)) => m.get_ref().iter().map(|v| Some(span(v))).collect(),
+            (None, None) => vec![None],
+        };
+        Written {
+            text: self.text,
+            traces: parsed
+                .trace
+                .get_ref()
+                .iter()
+                .map(|t| {
+                    let e = t.get_ref();
+                    let named = e.path.as_ref().or(e.manifest.as_ref()).map(span);
+                    named
+                        .or(e.model.as_ref().map(span))
+                        .unwrap_or_else(|| span(t))
+                })
+                .collect(),
+            places,
+            loads: spans(a.and_then(|a| a.loads.as_ref())),
+            load_factors: spans(a.and_then(|a| a.load_factors.as_ref())),
+        }
     }
 
     fn axes(
@@ -896,6 +1012,35 @@ impl Cx<'_> {
     }
 }
 
+/// `n` things, said in the singular for one.
+fn counted(n: u128, thing: &str) -> String {
+    match n {
+        1 => format!("1 {thing}"),
+        n => format!("{n} {thing}s"),
+    }
+}
+
+/// The place and length of the axis with the most values, the first of
+/// equals; `None` when no axis is given.
+fn longest_axis(a: &AxesFile) -> Option<(Span, usize)> {
+    fn at<T>(list: &Option<Spanned<Vec<T>>>) -> Option<(Span, usize)> {
+        list.as_ref().map(|l| (span(l), l.get_ref().len()))
+    }
+    [
+        at(&a.loads),
+        at(&a.load_factors),
+        at(&a.windows),
+        at(&a.months),
+        at(&a.budgets),
+        at(&a.seeds),
+        at(&a.exact_estimates),
+        at(&a.events),
+    ]
+    .into_iter()
+    .flatten()
+    .reduce(|most, next| if next.1 > most.1 { next } else { most })
+}
+
 /// `YYYY-MM` with a month from 01 to 12.
 fn is_year_month(s: &str) -> bool {
     let b = s.as_bytes();
@@ -916,6 +1061,48 @@ mod tests {
         let checked = check_text("s.toml", &text, Path::new("."), None);
         assert!(!checked.has_errors(), "{}", checked.render(false));
         format!("{:?}", checked.suite.unwrap().traces)
+    }
+
+    /// A search goal at `budgets` budgets and `easy` or not, on the
+    /// model at `seeds` seeds, checked.
+    fn budgets_by_seeds(budgets: usize, seeds: usize, easy: bool) -> Checked {
+        let goal = |g: &str| format!("\"{}/goals/{g}.goal\"", env!("CARGO_MANIFEST_DIR"));
+        let mut goals = vec![goal("strict-lexical-tw-avgx-dds-fcfs")];
+        if easy {
+            goals.push(goal("easy"));
+        }
+        let list = |n: usize| (1..=n).map(|i| i.to_string()).collect::<Vec<_>>().join(",");
+        let text = format!(
+            "goals = [{}]\n[[trace]]\nmodel = {{ jobs = 2, procs = 4 }}\n[axes]\n\
+             budgets = [{}]\nseeds = [{}]\n",
+            goals.join(", "),
+            list(budgets),
+            list(seeds)
+        );
+        check_text("s.toml", &text, Path::new("."), None)
+    }
+
+    #[test]
+    fn a_suite_may_have_up_to_max_cells_and_no_more() {
+        // 1000 budgets x 1000 seeds: the limit itself.
+        let at_limit = budgets_by_seeds(1000, 1000, false);
+        assert!(!at_limit.has_errors(), "{}", at_limit.render(false));
+        assert_eq!(MAX_CELLS, 1_000_000);
+        // One goal more: 1000 cells past it.
+        let past = budgets_by_seeds(1000, 1000, true);
+        assert!(past.suite.is_none());
+        let said = past.render(false);
+        assert!(
+            // The first of the two longest axes: the budgets.
+            said.contains("s.toml:5:11: error: the suite would have 1001000 cells, more than the 1000000 a suite may have"),
+            "{said}"
+        );
+        assert!(
+            said.contains(
+                "its cells are 1001 goals (search goals once per budget) x 1000 workloads"
+            ),
+            "{said}"
+        );
     }
 
     #[test]

@@ -201,7 +201,11 @@ fn record(suite: &Suite, layout: &Layout, cell: &Cell, report: RunReport) -> Rec
 }
 
 /// A trace as read, or the model for `seed`.
-fn source(suite: &Suite, trace: usize, seed: Option<u64>) -> Result<Workload, SuiteError> {
+pub(super) fn source(
+    suite: &Suite,
+    trace: usize,
+    seed: Option<u64>,
+) -> Result<Workload, SuiteError> {
     let plan = plan(suite, trace, seed);
     let path = match &suite.traces[trace].source {
         TraceSource::File { path, .. } => Some(path.as_path()),
@@ -246,6 +250,29 @@ fn plan(suite: &Suite, trace: usize, seed: Option<u64>) -> WorkloadPlan {
     }
 }
 
+/// The run layer's plan of one workload of the suite: the suite's checker
+/// makes every workload with it too, so both apply the same rules.
+pub(super) fn workload_plan(
+    suite: &Suite,
+    trace: usize,
+    seed: Option<u64>,
+    exact_estimates: bool,
+    place: &Place,
+    load: Option<f64>,
+    load_factor: Option<f64>,
+) -> WorkloadPlan {
+    let mut plan = plan(suite, trace, seed);
+    plan.exact_estimates = exact_estimates;
+    match place {
+        Place::Whole => {}
+        Place::Window(_, spec) => plan.window = Some(*spec),
+        Place::Month(m) => plan.months = Some(m.clone()),
+    }
+    plan.load = load;
+    plan.load_factors = load_factor.into_iter().collect();
+    plan
+}
+
 /// The workload of a group of cells (they share it), with its reference
 /// run under each events mode its cells use.
 fn prepare(
@@ -255,15 +282,15 @@ fn prepare(
     source: &Workload,
 ) -> Result<Prepared, SuiteError> {
     let first = group[0];
-    let mut plan = plan(suite, first.trace, first.axes.seed);
-    plan.exact_estimates = first.axes.exact_estimates;
-    match &suite.axes.places[first.place] {
-        Place::Whole => {}
-        Place::Window(_, spec) => plan.window = Some(*spec),
-        Place::Month(m) => plan.months = Some(m.clone()),
-    }
-    plan.load = first.axes.load;
-    plan.load_factors = first.axes.load_factor.into_iter().collect();
+    let plan = workload_plan(
+        suite,
+        first.trace,
+        first.axes.seed,
+        first.axes.exact_estimates,
+        &suite.axes.places[first.place],
+        first.axes.load,
+        first.axes.load_factor,
+    );
     let mut made = plan
         .from_source(source.clone())
         .map_err(|e| SuiteError::Workload {

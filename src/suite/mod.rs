@@ -2,7 +2,9 @@
 //! the cross product of them into a result store.
 //!
 //! Data flows one way: [`format`] is the file as written (with spans),
-//! [`check`] turns it into a checked [`spec::Suite`] or diagnostics,
+//! [`check`] turns it into a checked [`spec::Suite`] or diagnostics (its
+//! `workloads` makes every workload once, so that what only a trace can
+//! refuse is found there too),
 //! [`cells`] lays the suite out in keyed cells and shards, [`execute`]
 //! runs the cells the store lacks through the run layer and appends them
 //! to the store ([`crate::store`]), and [`slurm`] writes the batch scripts
@@ -18,8 +20,9 @@ pub mod format;
 pub mod manifest;
 pub mod slurm;
 pub mod spec;
+mod workloads;
 
-pub use cells::{Cell, Layout, Shard};
+pub use cells::{Cell, Layout, Shard, MAX_CELLS};
 pub use check::{check_file, check_text, Checked};
 pub use execute::{run, Summary};
 pub use spec::Suite;
@@ -45,6 +48,12 @@ pub enum SuiteError {
         #[source]
         source: RunError,
     },
+    /// More cells than [`cells::MAX_CELLS`].
+    #[error(
+        "{file}: the suite would have {cells} cells, more than the {} a suite may have",
+        cells::MAX_CELLS
+    )]
+    TooManyCells { file: String, cells: u128 },
     /// One cell failed.
     #[error("{goal} on {workload}: {source}")]
     Cell {
