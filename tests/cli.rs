@@ -594,6 +594,50 @@ fn a_runtime_limit_that_would_exhaust_memory_is_refused() {
     );
 }
 
+/// A trace numbering a job i64::MAX leaves no number for the jobs a
+/// run-time limit or a load factor adds: a clear error naming the trace
+/// and the number, where they once wrapped onto the trace's own numbers
+/// (a chunk lost from the measures, a schedule goalc would not read back).
+#[test]
+fn jobs_added_past_the_largest_job_number_are_refused() {
+    let goal = scratch(
+        "hourly.goal",
+        "name \"hourly\"\nbackfill easy\nlimit runtime 1h\n",
+    );
+    let trace = scratch(
+        "topnumber.swf",
+        "; MaxProcs: 4\n\
+         -9223372036854775808 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+         9223372036854775807 5 -1 7200 2 -1 -1 2 7200 -1 1 1 1 -1 1 -1 -1 -1\n",
+    );
+    let no_room =
+        "workload `topnumber`: job numbers up to 9223372036854775807 leave no room after \
+                   them to number the";
+    let err = one_line_error(&goalc(&["bench", goal.arg(), "--trace", trace.arg()]));
+    assert!(
+        err.contains(&format!(
+            "goal `hourly`: {no_room} chunks of a run-time limit of 3600s"
+        )),
+        "{err}"
+    );
+    let schedule = scratch_dir("topnumber-schedule.swf");
+    let err = one_line_error(&goalc(&[
+        "simulate",
+        trace.arg(),
+        "--policy",
+        "easy",
+        "--load-factor",
+        "2",
+        "--schedule-out",
+        schedule.arg(),
+    ]));
+    assert!(
+        err.contains(&format!("{no_room} copies of load factor 2")),
+        "{err}"
+    );
+    assert!(!schedule.exists(), "a schedule was written");
+}
+
 /// A moldable job of billions of processors and years of run time would
 /// run past the core's horizon on one processor: the simulation refuses
 /// the workload (exit 1) and names the goal whose speedup model made it.
