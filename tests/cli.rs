@@ -1238,6 +1238,49 @@ fn a_goal_that_cannot_run_leaves_the_others_reported() {
     );
 }
 
+/// A `UnixStartTime` that puts the submits past any calendar leaves GREEDY
+/// no time of week: `bench` and `train` refuse the trace as `--months`
+/// does, where every instant was a weekday night without a word.
+#[test]
+fn greedy_refuses_a_start_past_any_calendar() {
+    let trace = scratch(
+        "farstart.swf",
+        &common::MARS_TRACE.replace(
+            "; TimeZoneString: Mars/Olympus",
+            "; UnixStartTime: 10000000000000",
+        ),
+    );
+    let past =
+        "trace `farstart`: `UnixStartTime` 10000000000000 puts its submits past any calendar";
+    let err = one_line_error(&goalc(&[
+        "bench",
+        &repo("goals/greedy-hand.goal"),
+        "--trace",
+        trace.arg(),
+    ]));
+    assert!(
+        err.contains(&format!(
+            "goal `GREEDY hand f4`: {past}; the greedy criteria need local time"
+        )),
+        "{err}"
+    );
+    let out = scratch_dir("farstart.goal");
+    let err = one_line_error(&goalc(&[
+        "train",
+        &repo("goals/train/greedy-f2.goal"),
+        trace.arg(),
+        "--out",
+        out.arg(),
+    ]));
+    assert!(err.contains(past), "{err}");
+    assert!(!out.exists(), "a goal was trained");
+    let err = one_line_error(&goalc(&["simulate", trace.arg(), "--months", "all"]));
+    assert!(
+        err.contains(&format!("{past}, so its calendar months are unknown")),
+        "{err}"
+    );
+}
+
 /// A full disk on standard output is an error; a reader that stops early
 /// (a closed pipe) is not.
 #[test]

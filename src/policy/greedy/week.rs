@@ -13,6 +13,7 @@
 //! Friday from 18:00 and Monday before 8:00 are weekday nights, as the
 //! paper's three classes are stated (weekends; weekdays by hour).
 
+use crate::workload::transform::submit_dates;
 use crate::workload::{Time, Workload};
 use chrono::{DateTime, Datelike, Duration, NaiveDateTime, TimeZone, Timelike, Weekday};
 use chrono_tz::Tz;
@@ -86,7 +87,8 @@ pub enum CalendarError {
     Zone { trace: String, zone: String },
     /// A `UnixStartTime` line that is there but unusable: taking 1970 for
     /// it, as for a trace without one, would put every job in the wrong
-    /// situation.
+    /// situation. Also a start (or 1970) that puts the submits past any
+    /// calendar, where every instant would be in one situation.
     #[error("trace `{trace}`: {why}; the greedy criteria need local time")]
     Start { trace: String, why: String },
 }
@@ -106,15 +108,19 @@ impl Calendar {
                 zone: name.to_string(),
             })?,
         };
-        let unix_start = w
-            .header
-            .unix_start()
-            .map_err(|why| CalendarError::Start {
-                trace: w.name.clone(),
-                why,
-            })?
-            .unwrap_or(0);
-        Ok(Calendar { unix_start, zone })
+        let start_error = |why| CalendarError::Start {
+            trace: w.name.clone(),
+            why,
+        };
+        let unix_start = w.header.unix_start().map_err(start_error)?;
+        // Past the calendar every instant would be in one situation, a
+        // wrong schedule without a word; `--months` refuses such a trace
+        // with the same check.
+        submit_dates(w, unix_start).map_err(start_error)?;
+        Ok(Calendar {
+            unix_start: unix_start.unwrap_or(0),
+            zone,
+        })
     }
 
     fn local(&self, t: Time) -> Option<DateTime<Tz>> {
@@ -124,7 +130,8 @@ impl Calendar {
 
     /// The situation at simulated time `t`, and the simulated time at
     /// which it next changes (later than `t`). Times beyond the calendar's
-    /// range stay in the last situation.
+    /// range (ends of jobs only: [`Calendar::of`] refuses submits there)
+    /// stay in the last situation.
     pub fn situation(&self, t: Time) -> (Situation, Time) {
         let Some(local) = self.local(t) else {
             return (Situation::WeekdayNight, Time::MAX);
@@ -249,6 +256,39 @@ mod tests {
         );
         let e = Calendar::of(&trace("; TimeZoneString: Mars/Olympus\n")).unwrap_err();
         assert!(matches!(e, CalendarError::Zone { .. }), "{e}");
+    }
+
+    /// A start that puts the submits past any calendar is refused as
+    /// `--months` refuses it: there every instant was a weekday night.
+    #[test]
+    fn submits_past_any_calendar_are_an_error() {
+        for start in ["10000000000000", "9007199254740990", "-9007199254740990"] {
+            let e = Calendar::of(&trace(&format!("; UnixStartTime: {start}\n"))).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "trace `t`: `UnixStartTime` {start} puts its submits past any calendar; \
+                     the greedy criteria need local time"
+                )
+            );
+        }
+        // Without a start, submits as far from 1970 are refused too.
+        let far = crate::workload::swf::parse(
+            b"; MaxProcs: 4\n1 10000000000000 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n",
+            std::path::Path::new("t.swf"),
+            "t",
+            &Default::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            Calendar::of(&far).unwrap_err().to_string(),
+            "trace `t`: without `UnixStartTime` its submits, 10000000000000s to \
+             10000000000000s after 1970-01-01, are past any calendar; the greedy criteria \
+             need local time"
+        );
+        // Year 200,000 is still on the calendar.
+        let c = Calendar::of(&trace("; UnixStartTime: 6249000000000\n")).unwrap();
+        assert_eq!(c.unix_start, 6_249_000_000_000);
     }
 
     #[test]

@@ -347,26 +347,52 @@ fn unix_start(w: &Workload) -> Result<i64, TransformError> {
     })
 }
 
+/// The UTC dates of the first and last submits of `w`, simulated time 0
+/// being Unix time `unix_start` (1970-01-01 when `None`, as without a
+/// `UnixStartTime`): `None` without jobs; an error saying why when a
+/// submit falls past any calendar (chrono's, some 262,000 years either
+/// side of 1970), where no date or time of week can be had.
+pub fn submit_dates(
+    w: &Workload,
+    unix_start: Option<i64>,
+) -> Result<Option<(chrono::NaiveDate, chrono::NaiveDate)>, String> {
+    let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
+        return Ok(None);
+    };
+    let date = |t: Time| {
+        let unix = unix_start.unwrap_or(0).checked_add(t)?;
+        chrono::DateTime::from_timestamp(unix, 0).map(|d| d.date_naive())
+    };
+    match (date(first.submit), date(last.submit), unix_start) {
+        (Some(d0), Some(d1), _) => Ok(Some((d0, d1))),
+        (.., Some(t)) => Err(format!(
+            "`UnixStartTime` {t} puts its submits past any calendar"
+        )),
+        (.., None) => Err(format!(
+            "without `UnixStartTime` its submits, {}s to {}s after 1970-01-01, are past any \
+             calendar",
+            first.submit, last.submit
+        )),
+    }
+}
+
 /// The calendar months (UTC) the trace's submits span, as
 /// (`YYYY-MM`, start, end) with start and end offsets from the first submit,
 /// ready for [`window`]. Needs the header's `UnixStartTime`.
 pub fn calendar_months(w: &Workload) -> Result<Vec<(String, Time, Time)>, TransformError> {
-    use chrono::{DateTime, Datelike, NaiveDate};
+    use chrono::{Datelike, NaiveDate};
     let unix_start = unix_start(w)?;
-    let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
+    let dates = submit_dates(w, Some(unix_start)).map_err(|why| TransformError::NoStartTime {
+        trace: w.name.clone(),
+        why,
+    })?;
+    let (Some((d0, d1)), Some(first)) = (dates, w.jobs.first()) else {
         return Ok(Vec::new());
     };
-    let date = |t: Time| DateTime::from_timestamp(unix_start + t, 0).map(|d| d.date_naive());
     let month_start = |y: i32, m: u32| {
         NaiveDate::from_ymd_opt(y, m, 1)
             .and_then(|d| d.and_hms_opt(0, 0, 0))
             .map(|d| d.and_utc().timestamp() - unix_start)
-    };
-    let (Some(d0), Some(d1)) = (date(first.submit), date(last.submit)) else {
-        return Err(TransformError::NoStartTime {
-            trace: w.name.clone(),
-            why: format!("`UnixStartTime` {unix_start} puts its submits past any calendar"),
-        });
     };
     let mut months = Vec::new();
     let (mut y, mut m) = (d0.year(), d0.month());
@@ -741,6 +767,14 @@ mod tests {
         assert!(
             e.contains("header `; UnixStartTime: 1e3`: `1e3` is not a time in whole seconds"),
             "{e}"
+        );
+        // Usable, but past any calendar (GREEDY's clock makes the same check).
+        w.header.lines.clear();
+        w.header.unix_start_time = Some(10_000_000_000_000);
+        assert_eq!(
+            calendar_months(&w).unwrap_err().to_string(),
+            "trace `w`: `UnixStartTime` 10000000000000 puts its submits past any calendar, so \
+             its calendar months are unknown"
         );
     }
 
