@@ -1281,6 +1281,71 @@ fn greedy_refuses_a_start_past_any_calendar() {
     );
 }
 
+/// Two `UnixStartTime` lines that disagree leave the calendar months
+/// unknown, and two `TimeZoneString` lines GREEDY's local time, as two
+/// `MaxProcs` lines leave the machine size: an error quoting both, where
+/// the first won in silence.
+#[test]
+fn header_lines_that_disagree_on_the_clock_are_refused() {
+    let jobs = common::MARS_TRACE
+        .split_once("; MaxProcs: 8\n")
+        .map(|(_, jobs)| jobs)
+        .unwrap();
+    let starts = scratch(
+        "twostarts.swf",
+        &format!("; MaxProcs: 8\n; UnixStartTime: 843480031\n; UnixStartTime: 946684800\n{jobs}"),
+    );
+    let err = one_line_error(&goalc(&["simulate", starts.arg(), "--months", "all"]));
+    assert!(
+        err.contains(
+            "trace `twostarts`: header `; UnixStartTime: 843480031` and `; UnixStartTime: \
+             946684800` disagree on the start time, so its calendar months are unknown"
+        ),
+        "{err}"
+    );
+    let zones = scratch(
+        "twozones.swf",
+        &format!(
+            "; MaxProcs: 8\n; TimeZoneString: Europe/Stockholm\n; TimeZoneString: \
+             Asia/Tokyo\n{jobs}"
+        ),
+    );
+    let err = one_line_error(&goalc(&[
+        "bench",
+        &repo("goals/greedy-hand.goal"),
+        "--trace",
+        zones.arg(),
+    ]));
+    assert!(
+        err.contains(
+            "goal `GREEDY hand f4`: trace `twozones`: header `; TimeZoneString: \
+             Europe/Stockholm` and `; TimeZoneString: Asia/Tokyo` disagree on the time zone"
+        ),
+        "{err}"
+    );
+    // Lines that agree are one value.
+    let agreeing = scratch(
+        "agreeing.swf",
+        &format!(
+            "; MaxProcs: 8\n; UnixStartTime: 843480031\n; TimeZoneString: Europe/Stockholm\n\
+             ; UnixStartTime: 843480031\n; TimeZoneString: Europe/Stockholm\n{jobs}"
+        ),
+    );
+    let o = goalc(&[
+        "bench",
+        &repo("goals/greedy-hand.goal"),
+        "--trace",
+        agreeing.arg(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = goalc(&["simulate", agreeing.arg(), "--months", "all"]);
+    assert!(
+        stdout(&o).contains("trace agreeing:1996-09"),
+        "{}",
+        stdout(&o)
+    );
+}
+
 /// A full disk on standard output is an error; a reader that stops early
 /// (a closed pipe) is not.
 #[test]

@@ -76,21 +76,22 @@ pub struct Calendar {
     pub zone: Tz,
 }
 
-/// A trace whose time zone is not known.
 /// Why a trace's header gives no wall clock.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CalendarError {
+    /// A trace whose time zone is not known.
     #[error(
         "trace `{trace}`: TimeZoneString `{zone}` is not a time zone name goalc knows (IANA \
          names such as US/Eastern or Europe/Stockholm); the greedy criteria need local time"
     )]
     Zone { trace: String, zone: String },
-    /// A `UnixStartTime` line that is there but unusable: taking 1970 for
-    /// it, as for a trace without one, would put every job in the wrong
-    /// situation. Also a start (or 1970) that puts the submits past any
-    /// calendar, where every instant would be in one situation.
+    /// A `UnixStartTime` line that is there but unusable, or two lines of
+    /// it or of `TimeZoneString` that disagree: taking 1970, UTC or the
+    /// first line instead would put jobs in the wrong situation. Also a
+    /// start (or 1970) that puts the submits past any calendar, where every
+    /// instant would be in one situation.
     #[error("trace `{trace}`: {why}; the greedy criteria need local time")]
-    Start { trace: String, why: String },
+    Header { trace: String, why: String },
 }
 
 impl Calendar {
@@ -101,22 +102,22 @@ impl Calendar {
 
     /// The wall clock of a workload's trace.
     pub fn of(w: &Workload) -> Result<Calendar, CalendarError> {
-        let zone = match w.header.get("TimeZoneString") {
-            None | Some("") => Tz::UTC,
-            Some(name) => name.parse::<Tz>().map_err(|_| CalendarError::Zone {
-                trace: w.name.clone(),
-                zone: name.to_string(),
-            })?,
-        };
-        let start_error = |why| CalendarError::Start {
+        let header_error = |why| CalendarError::Header {
             trace: w.name.clone(),
             why,
         };
-        let unix_start = w.header.unix_start().map_err(start_error)?;
+        let zone = match w.header.time_zone().map_err(header_error)? {
+            None => Tz::UTC,
+            Some(name) => name.parse::<Tz>().map_err(|_| CalendarError::Zone {
+                trace: w.name.clone(),
+                zone: name,
+            })?,
+        };
+        let unix_start = w.header.unix_start().map_err(header_error)?;
         // Past the calendar every instant would be in one situation, a
         // wrong schedule without a word; `--months` refuses such a trace
         // with the same check.
-        submit_dates(w, unix_start).map_err(start_error)?;
+        submit_dates(w, unix_start).map_err(header_error)?;
         Ok(Calendar {
             unix_start: unix_start.unwrap_or(0),
             zone,
@@ -256,6 +257,18 @@ mod tests {
         );
         let e = Calendar::of(&trace("; TimeZoneString: Mars/Olympus\n")).unwrap_err();
         assert!(matches!(e, CalendarError::Zone { .. }), "{e}");
+        // Two lines that disagree: neither is taken.
+        let e = Calendar::of(&trace(
+            "; TimeZoneString: Europe/Stockholm\n; TimeZoneString: Asia/Tokyo\n",
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "trace `t`: header `; TimeZoneString: Europe/Stockholm` and `; TimeZoneString: \
+             Asia/Tokyo` disagree on the time zone; the greedy criteria need local time"
+        );
+        let e = Calendar::of(&trace("; UnixStartTime: 0\n; UnixStartTime: 86400\n")).unwrap_err();
+        assert!(matches!(e, CalendarError::Header { .. }), "{e}");
     }
 
     /// A start that puts the submits past any calendar is refused as
