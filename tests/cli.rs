@@ -594,6 +594,50 @@ fn a_runtime_limit_that_would_exhaust_memory_is_refused() {
     );
 }
 
+/// A trace numbering a job i64::MAX leaves no number for the jobs a
+/// run-time limit or a load factor adds: a clear error naming the trace
+/// and the number, where they once wrapped onto the trace's own numbers
+/// (a chunk lost from the measures, a schedule goalc would not read back).
+#[test]
+fn jobs_added_past_the_largest_job_number_are_refused() {
+    let goal = scratch(
+        "hourly.goal",
+        "name \"hourly\"\nbackfill easy\nlimit runtime 1h\n",
+    );
+    let trace = scratch(
+        "topnumber.swf",
+        "; MaxProcs: 4\n\
+         -9223372036854775808 0 -1 100 2 -1 -1 2 100 -1 1 1 1 -1 1 -1 -1 -1\n\
+         9223372036854775807 5 -1 7200 2 -1 -1 2 7200 -1 1 1 1 -1 1 -1 -1 -1\n",
+    );
+    let no_room =
+        "workload `topnumber`: job numbers up to 9223372036854775807 leave no room after \
+                   them to number the";
+    let err = one_line_error(&goalc(&["bench", goal.arg(), "--trace", trace.arg()]));
+    assert!(
+        err.contains(&format!(
+            "goal `hourly`: {no_room} chunks of a run-time limit of 3600s"
+        )),
+        "{err}"
+    );
+    let schedule = scratch_dir("topnumber-schedule.swf");
+    let err = one_line_error(&goalc(&[
+        "simulate",
+        trace.arg(),
+        "--policy",
+        "easy",
+        "--load-factor",
+        "2",
+        "--schedule-out",
+        schedule.arg(),
+    ]));
+    assert!(
+        err.contains(&format!("{no_room} copies of load factor 2")),
+        "{err}"
+    );
+    assert!(!schedule.exists(), "a schedule was written");
+}
+
 /// A moldable job of billions of processors and years of run time would
 /// run past the core's horizon on one processor: the simulation refuses
 /// the workload (exit 1) and names the goal whose speedup model made it.
@@ -1265,6 +1309,114 @@ fn a_goal_that_cannot_run_leaves_the_others_reported() {
             .contains("- not run, on `mars`: goal `GREEDY hand f4`: trace `mars`: TimeZoneString")
             && !report.contains("| GREEDY hand"),
         "{report}"
+    );
+}
+
+/// A `UnixStartTime` that puts the submits past any calendar leaves GREEDY
+/// no time of week: `bench` and `train` refuse the trace as `--months`
+/// does, where every instant was a weekday night without a word.
+#[test]
+fn greedy_refuses_a_start_past_any_calendar() {
+    let trace = scratch(
+        "farstart.swf",
+        &common::MARS_TRACE.replace(
+            "; TimeZoneString: Mars/Olympus",
+            "; UnixStartTime: 10000000000000",
+        ),
+    );
+    let past =
+        "trace `farstart`: `UnixStartTime` 10000000000000 puts its submits past any calendar";
+    let err = one_line_error(&goalc(&[
+        "bench",
+        &repo("goals/greedy-hand.goal"),
+        "--trace",
+        trace.arg(),
+    ]));
+    assert!(
+        err.contains(&format!(
+            "goal `GREEDY hand f4`: {past}; the greedy criteria need local time"
+        )),
+        "{err}"
+    );
+    let out = scratch_dir("farstart.goal");
+    let err = one_line_error(&goalc(&[
+        "train",
+        &repo("goals/train/greedy-f2.goal"),
+        trace.arg(),
+        "--out",
+        out.arg(),
+    ]));
+    assert!(err.contains(past), "{err}");
+    assert!(!out.exists(), "a goal was trained");
+    let err = one_line_error(&goalc(&["simulate", trace.arg(), "--months", "all"]));
+    assert!(
+        err.contains(&format!("{past}, so its calendar months are unknown")),
+        "{err}"
+    );
+}
+
+/// Two `UnixStartTime` lines that disagree leave the calendar months
+/// unknown, and two `TimeZoneString` lines GREEDY's local time, as two
+/// `MaxProcs` lines leave the machine size: an error quoting both, where
+/// the first won in silence.
+#[test]
+fn header_lines_that_disagree_on_the_clock_are_refused() {
+    let jobs = common::MARS_TRACE
+        .split_once("; MaxProcs: 8\n")
+        .map(|(_, jobs)| jobs)
+        .unwrap();
+    let starts = scratch(
+        "twostarts.swf",
+        &format!("; MaxProcs: 8\n; UnixStartTime: 843480031\n; UnixStartTime: 946684800\n{jobs}"),
+    );
+    let err = one_line_error(&goalc(&["simulate", starts.arg(), "--months", "all"]));
+    assert!(
+        err.contains(
+            "trace `twostarts`: header `; UnixStartTime: 843480031` and `; UnixStartTime: \
+             946684800` disagree on the start time, so its calendar months are unknown"
+        ),
+        "{err}"
+    );
+    let zones = scratch(
+        "twozones.swf",
+        &format!(
+            "; MaxProcs: 8\n; TimeZoneString: Europe/Stockholm\n; TimeZoneString: \
+             Asia/Tokyo\n{jobs}"
+        ),
+    );
+    let err = one_line_error(&goalc(&[
+        "bench",
+        &repo("goals/greedy-hand.goal"),
+        "--trace",
+        zones.arg(),
+    ]));
+    assert!(
+        err.contains(
+            "goal `GREEDY hand f4`: trace `twozones`: header `; TimeZoneString: \
+             Europe/Stockholm` and `; TimeZoneString: Asia/Tokyo` disagree on the time zone"
+        ),
+        "{err}"
+    );
+    // Lines that agree are one value.
+    let agreeing = scratch(
+        "agreeing.swf",
+        &format!(
+            "; MaxProcs: 8\n; UnixStartTime: 843480031\n; TimeZoneString: Europe/Stockholm\n\
+             ; UnixStartTime: 843480031\n; TimeZoneString: Europe/Stockholm\n{jobs}"
+        ),
+    );
+    let o = goalc(&[
+        "bench",
+        &repo("goals/greedy-hand.goal"),
+        "--trace",
+        agreeing.arg(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = goalc(&["simulate", agreeing.arg(), "--months", "all"]);
+    assert!(
+        stdout(&o).contains("trace agreeing:1996-09"),
+        "{}",
+        stdout(&o)
     );
 }
 

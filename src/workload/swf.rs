@@ -117,41 +117,61 @@ impl SwfHeader {
     /// would give a machine the trace does not describe.
     pub fn machine_size(&self) -> Result<Option<u32>, String> {
         for key in ["MaxProcs", "MaxNodes"] {
-            let mut found: Option<(u32, &str)> = None;
-            for line in &self.lines {
-                let Some((k, v)) = line.split_once(':') else {
-                    continue;
-                };
-                if !k.trim().eq_ignore_ascii_case(key) {
-                    continue;
-                }
+            let size = self.one_value(key, "machine size (give it with --procs)", |v| {
                 let value = v.split_whitespace().next().unwrap_or("");
                 if value == "-1" {
-                    continue;
+                    return Ok(None);
                 }
-                let Some(n) = value.parse::<u32>().ok().filter(|&n| n > 0) else {
-                    return Err(format!(
-                        "header `;{line}`: `{value}` is not a number of processors from 1 \
-                         to {} (give the machine size with --procs)",
+                match value.parse::<u32>() {
+                    Ok(n) if n > 0 => Ok(Some(n)),
+                    _ => Err(format!(
+                        "`{value}` is not a number of processors from 1 to {} (give the \
+                         machine size with --procs)",
                         u32::MAX
-                    ));
-                };
-                match found {
-                    Some((m, first)) if m != n => {
-                        return Err(format!(
-                            "header `;{first}` and `;{line}` disagree on the machine \
-                             size (give it with --procs)"
-                        ))
-                    }
-                    Some(_) => {}
-                    None => found = Some((n, line)),
+                    )),
                 }
-            }
-            if let Some((n, _)) = found {
-                return Ok(Some(n));
+            })?;
+            if size.is_some() {
+                return Ok(size);
             }
         }
         Ok(None)
+    }
+
+    /// The value the `key` lines give, read by `parse` from the text after
+    /// the colon (`Ok(None)`: the line says "unknown"): `None` without one.
+    /// A line `parse` refuses, or two that disagree on `what`, is an error
+    /// quoting them: taking the first in silence would run the trace on a
+    /// machine or a clock it may not have had.
+    fn one_value<T: PartialEq>(
+        &self,
+        key: &str,
+        what: &str,
+        parse: impl Fn(&str) -> Result<Option<T>, String>,
+    ) -> Result<Option<T>, String> {
+        let mut found: Option<(T, &str)> = None;
+        for line in &self.lines {
+            let Some((k, v)) = line.split_once(':') else {
+                continue;
+            };
+            if !k.trim().eq_ignore_ascii_case(key) {
+                continue;
+            }
+            let Some(value) = parse(v.trim()).map_err(|why| format!("header `;{line}`: {why}"))?
+            else {
+                continue;
+            };
+            match &found {
+                Some((seen, first)) if *seen != value => {
+                    return Err(format!(
+                        "header `;{first}` and `;{line}` disagree on the {what}"
+                    ))
+                }
+                Some(_) => {}
+                None => found = Some((value, line)),
+            }
+        }
+        Ok(found.map(|(value, _)| value))
     }
 
     fn from_lines(lines: Vec<String>) -> Self {
@@ -175,28 +195,29 @@ impl SwfHeader {
         }
     }
 
-    /// The header's `UnixStartTime`, first line of it: `None` without one;
-    /// an error quoting the line for a value that is not whole seconds
-    /// within ±[`MAX_TIME`] (out of range it would overflow date
-    /// arithmetic).
+    /// The header's `UnixStartTime`: `None` without one; an error quoting
+    /// the line for a value that is not whole seconds within ±[`MAX_TIME`]
+    /// (out of range it would overflow date arithmetic), or quoting two
+    /// lines that disagree.
     pub fn start_time(&self) -> Result<Option<i64>, String> {
-        let Some(line) = self.lines.iter().find(|l| {
-            l.split_once(':')
-                .is_some_and(|(k, _)| k.trim().eq_ignore_ascii_case("UnixStartTime"))
-        }) else {
-            return Ok(None);
-        };
-        let value = line
-            .split_once(':')
-            .and_then(|(_, v)| v.split_whitespace().next())
-            .unwrap_or("");
-        match value.parse::<i64>() {
-            Ok(t) if t.unsigned_abs() <= MAX_TIME as u64 => Ok(Some(t)),
-            _ => Err(format!(
-                "header `;{line}`: `{value}` is not a time in whole seconds since 1970 \
-                 (within ±{MAX_TIME})"
-            )),
-        }
+        self.one_value("UnixStartTime", "start time", |v| {
+            let value = v.split_whitespace().next().unwrap_or("");
+            match value.parse::<i64>() {
+                Ok(t) if t.unsigned_abs() <= MAX_TIME as u64 => Ok(Some(t)),
+                _ => Err(format!(
+                    "`{value}` is not a time in whole seconds since 1970 (within ±{MAX_TIME})"
+                )),
+            }
+        })
+    }
+
+    /// The header's `TimeZoneString` as written (an empty one counts as
+    /// absent): `None` without one; an error quoting two lines that
+    /// disagree. Whether goalc knows the zone is for its user to say.
+    pub fn time_zone(&self) -> Result<Option<String>, String> {
+        self.one_value("TimeZoneString", "time zone", |v| {
+            Ok((!v.is_empty()).then(|| v.to_string()))
+        })
     }
 }
 
@@ -549,6 +570,60 @@ mod tests {
                 "{e}"
             );
         }
+    }
+
+    /// Two `UnixStartTime` or `TimeZoneString` lines that disagree are an
+    /// error quoting both, as two `MaxProcs` lines are; the first won in
+    /// silence once. Lines that agree are one value.
+    #[test]
+    fn header_lines_of_one_key_that_disagree_are_an_error_quoting_both() {
+        let header =
+            |lines: &[&str]| SwfHeader::from_lines(lines.iter().map(|l| l.to_string()).collect());
+        let h = header(&[" UnixStartTime: 843480031", " UnixStartTime: 946684800"]);
+        assert_eq!(h.unix_start_time, None);
+        assert_eq!(
+            h.unix_start(),
+            Err(
+                "header `; UnixStartTime: 843480031` and `; UnixStartTime: 946684800` \
+                 disagree on the start time"
+                    .into()
+            )
+        );
+        let h = header(&[" UnixStartTime: 1000", " unixstarttime: 1000 (UTC)"]);
+        assert_eq!(h.unix_start(), Ok(Some(1000)));
+        // A second line that is unusable is said too, not passed over.
+        let e = header(&[" UnixStartTime: 1000", " UnixStartTime: soon"])
+            .start_time()
+            .unwrap_err();
+        assert!(
+            e.starts_with("header `; UnixStartTime: soon`: `soon` is not"),
+            "{e}"
+        );
+        let zones = |lines: &[&str]| header(lines).time_zone();
+        assert_eq!(
+            zones(&[
+                " TimeZoneString: Europe/Stockholm",
+                " TimeZoneString: Asia/Tokyo"
+            ]),
+            Err(
+                "header `; TimeZoneString: Europe/Stockholm` and `; TimeZoneString: \
+                 Asia/Tokyo` disagree on the time zone"
+                    .into()
+            )
+        );
+        assert_eq!(
+            zones(&[
+                " TimeZoneString: US/Eastern",
+                " TimeZoneString:  US/Eastern "
+            ]),
+            Ok(Some("US/Eastern".into()))
+        );
+        // An empty one says nothing, as when there is none.
+        assert_eq!(
+            zones(&[" TimeZoneString:", " TimeZoneString: UTC"]),
+            Ok(Some("UTC".into()))
+        );
+        assert_eq!(zones(&[" MaxProcs: 4"]), Ok(None));
     }
 
     #[test]

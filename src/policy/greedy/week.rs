@@ -13,6 +13,7 @@
 //! Friday from 18:00 and Monday before 8:00 are weekday nights, as the
 //! paper's three classes are stated (weekends; weekdays by hour).
 
+use crate::workload::transform::submit_dates;
 use crate::workload::{Time, Workload};
 use chrono::{DateTime, Datelike, Duration, NaiveDateTime, TimeZone, Timelike, Weekday};
 use chrono_tz::Tz;
@@ -75,20 +76,22 @@ pub struct Calendar {
     pub zone: Tz,
 }
 
-/// A trace whose time zone is not known.
 /// Why a trace's header gives no wall clock.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CalendarError {
+    /// A trace whose time zone is not known.
     #[error(
         "trace `{trace}`: TimeZoneString `{zone}` is not a time zone name goalc knows (IANA \
          names such as US/Eastern or Europe/Stockholm); the greedy criteria need local time"
     )]
     Zone { trace: String, zone: String },
-    /// A `UnixStartTime` line that is there but unusable: taking 1970 for
-    /// it, as for a trace without one, would put every job in the wrong
-    /// situation.
+    /// A `UnixStartTime` line that is there but unusable, or two lines of
+    /// it or of `TimeZoneString` that disagree: taking 1970, UTC or the
+    /// first line instead would put jobs in the wrong situation. Also a
+    /// start (or 1970) that puts the submits past any calendar, where every
+    /// instant would be in one situation.
     #[error("trace `{trace}`: {why}; the greedy criteria need local time")]
-    Start { trace: String, why: String },
+    Header { trace: String, why: String },
 }
 
 impl Calendar {
@@ -99,22 +102,26 @@ impl Calendar {
 
     /// The wall clock of a workload's trace.
     pub fn of(w: &Workload) -> Result<Calendar, CalendarError> {
-        let zone = match w.header.get("TimeZoneString") {
-            None | Some("") => Tz::UTC,
+        let header_error = |why| CalendarError::Header {
+            trace: w.name.clone(),
+            why,
+        };
+        let zone = match w.header.time_zone().map_err(header_error)? {
+            None => Tz::UTC,
             Some(name) => name.parse::<Tz>().map_err(|_| CalendarError::Zone {
                 trace: w.name.clone(),
-                zone: name.to_string(),
+                zone: name,
             })?,
         };
-        let unix_start = w
-            .header
-            .unix_start()
-            .map_err(|why| CalendarError::Start {
-                trace: w.name.clone(),
-                why,
-            })?
-            .unwrap_or(0);
-        Ok(Calendar { unix_start, zone })
+        let unix_start = w.header.unix_start().map_err(header_error)?;
+        // Past the calendar every instant would be in one situation, a
+        // wrong schedule without a word; `--months` refuses such a trace
+        // with the same check.
+        submit_dates(w, unix_start).map_err(header_error)?;
+        Ok(Calendar {
+            unix_start: unix_start.unwrap_or(0),
+            zone,
+        })
     }
 
     fn local(&self, t: Time) -> Option<DateTime<Tz>> {
@@ -124,7 +131,8 @@ impl Calendar {
 
     /// The situation at simulated time `t`, and the simulated time at
     /// which it next changes (later than `t`). Times beyond the calendar's
-    /// range stay in the last situation.
+    /// range (ends of jobs only: [`Calendar::of`] refuses submits there)
+    /// stay in the last situation.
     pub fn situation(&self, t: Time) -> (Situation, Time) {
         let Some(local) = self.local(t) else {
             return (Situation::WeekdayNight, Time::MAX);
@@ -249,6 +257,51 @@ mod tests {
         );
         let e = Calendar::of(&trace("; TimeZoneString: Mars/Olympus\n")).unwrap_err();
         assert!(matches!(e, CalendarError::Zone { .. }), "{e}");
+        // Two lines that disagree: neither is taken.
+        let e = Calendar::of(&trace(
+            "; TimeZoneString: Europe/Stockholm\n; TimeZoneString: Asia/Tokyo\n",
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "trace `t`: header `; TimeZoneString: Europe/Stockholm` and `; TimeZoneString: \
+             Asia/Tokyo` disagree on the time zone; the greedy criteria need local time"
+        );
+        let e = Calendar::of(&trace("; UnixStartTime: 0\n; UnixStartTime: 86400\n")).unwrap_err();
+        assert!(matches!(e, CalendarError::Header { .. }), "{e}");
+    }
+
+    /// A start that puts the submits past any calendar is refused as
+    /// `--months` refuses it: there every instant was a weekday night.
+    #[test]
+    fn submits_past_any_calendar_are_an_error() {
+        for start in ["10000000000000", "9007199254740990", "-9007199254740990"] {
+            let e = Calendar::of(&trace(&format!("; UnixStartTime: {start}\n"))).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "trace `t`: `UnixStartTime` {start} puts its submits past any calendar; \
+                     the greedy criteria need local time"
+                )
+            );
+        }
+        // Without a start, submits as far from 1970 are refused too.
+        let far = crate::workload::swf::parse(
+            b"; MaxProcs: 4\n1 10000000000000 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n",
+            std::path::Path::new("t.swf"),
+            "t",
+            &Default::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            Calendar::of(&far).unwrap_err().to_string(),
+            "trace `t`: without `UnixStartTime` its submits, 10000000000000s to \
+             10000000000000s after 1970-01-01, are past any calendar; the greedy criteria \
+             need local time"
+        );
+        // Year 200,000 is still on the calendar.
+        let c = Calendar::of(&trace("; UnixStartTime: 6249000000000\n")).unwrap();
+        assert_eq!(c.unix_start, 6_249_000_000_000);
     }
 
     #[test]

@@ -88,6 +88,48 @@ pub enum TransformError {
          splitting it"
     )]
     SplitJobs(String),
+    #[error(
+        "workload `{name}`: job numbers up to {largest} leave no room after them to number the \
+         {what} (renumber its jobs)"
+    )]
+    NoJobNumbers {
+        name: String,
+        largest: i64,
+        what: String,
+    },
+}
+
+/// Numbers for the jobs a transform adds: after the workload's largest,
+/// in the order taken, as a batch system goes on numbering. Checked,
+/// because a trace may hold a number near `i64::MAX`, and a number that
+/// wrapped around would land on one of its own jobs.
+struct NewNumbers {
+    largest: i64,
+    next: Option<i64>,
+}
+
+impl NewNumbers {
+    fn after(w: &Workload) -> Self {
+        let largest = w.jobs.iter().map(|j| j.number).max().unwrap_or(0);
+        NewNumbers {
+            largest,
+            next: largest.checked_add(1),
+        }
+    }
+
+    /// The next number, or an error saying that `w` has none left for
+    /// the `what` (e.g. "copies of load factor 2").
+    fn take(&mut self, w: &Workload, what: impl Fn() -> String) -> Result<i64, TransformError> {
+        let Some(number) = self.next else {
+            return Err(TransformError::NoJobNumbers {
+                name: w.name.clone(),
+                largest: self.largest,
+                what: what(),
+            });
+        };
+        self.next = number.checked_add(1);
+        Ok(number)
+    }
 }
 
 /// A load in an error, as given or to `decimals`, within a plausible
@@ -305,26 +347,52 @@ fn unix_start(w: &Workload) -> Result<i64, TransformError> {
     })
 }
 
+/// The UTC dates of the first and last submits of `w`, simulated time 0
+/// being Unix time `unix_start` (1970-01-01 when `None`, as without a
+/// `UnixStartTime`): `None` without jobs; an error saying why when a
+/// submit falls past any calendar (chrono's, some 262,000 years either
+/// side of 1970), where no date or time of week can be had.
+pub fn submit_dates(
+    w: &Workload,
+    unix_start: Option<i64>,
+) -> Result<Option<(chrono::NaiveDate, chrono::NaiveDate)>, String> {
+    let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
+        return Ok(None);
+    };
+    let date = |t: Time| {
+        let unix = unix_start.unwrap_or(0).checked_add(t)?;
+        chrono::DateTime::from_timestamp(unix, 0).map(|d| d.date_naive())
+    };
+    match (date(first.submit), date(last.submit), unix_start) {
+        (Some(d0), Some(d1), _) => Ok(Some((d0, d1))),
+        (.., Some(t)) => Err(format!(
+            "`UnixStartTime` {t} puts its submits past any calendar"
+        )),
+        (.., None) => Err(format!(
+            "without `UnixStartTime` its submits, {}s to {}s after 1970-01-01, are past any \
+             calendar",
+            first.submit, last.submit
+        )),
+    }
+}
+
 /// The calendar months (UTC) the trace's submits span, as
 /// (`YYYY-MM`, start, end) with start and end offsets from the first submit,
 /// ready for [`window`]. Needs the header's `UnixStartTime`.
 pub fn calendar_months(w: &Workload) -> Result<Vec<(String, Time, Time)>, TransformError> {
-    use chrono::{DateTime, Datelike, NaiveDate};
+    use chrono::{Datelike, NaiveDate};
     let unix_start = unix_start(w)?;
-    let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
+    let dates = submit_dates(w, Some(unix_start)).map_err(|why| TransformError::NoStartTime {
+        trace: w.name.clone(),
+        why,
+    })?;
+    let (Some((d0, d1)), Some(first)) = (dates, w.jobs.first()) else {
         return Ok(Vec::new());
     };
-    let date = |t: Time| DateTime::from_timestamp(unix_start + t, 0).map(|d| d.date_naive());
     let month_start = |y: i32, m: u32| {
         NaiveDate::from_ymd_opt(y, m, 1)
             .and_then(|d| d.and_hms_opt(0, 0, 0))
             .map(|d| d.and_utc().timestamp() - unix_start)
-    };
-    let (Some(d0), Some(d1)) = (date(first.submit), date(last.submit)) else {
-        return Err(TransformError::NoStartTime {
-            trace: w.name.clone(),
-            why: format!("`UnixStartTime` {unix_start} puts its submits past any calendar"),
-        });
     };
     let mut months = Vec::new();
     let (mut y, mut m) = (d0.year(), d0.month());
@@ -370,7 +438,7 @@ pub fn first_jobs(w: &Workload, n: usize) -> Workload {
 /// times within the trace's span. The choices come from one seeded sequence,
 /// so a higher factor's workload is a superset of a lower one's with the
 /// same arrival times for the common jobs, as the paper requires. Copies get
-/// new job numbers after the largest one.
+/// new job numbers after the largest one (an error when there is no room).
 pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, TransformError> {
     use rand::{Rng, SeedableRng};
     if !(factor.is_finite() && factor >= 1.0) {
@@ -395,7 +463,7 @@ pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, 
     // above 2) keeps every prefix of copies the same for every factor.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let mut order: Vec<usize> = (0..n).collect();
-    let mut next_number = w.jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
+    let mut numbers = NewNumbers::after(w);
     let mut out = w.clone();
     let mut added = 0;
     while added < copies {
@@ -408,10 +476,9 @@ pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, 
             let mut copy = w.jobs[i].clone();
             let submit = first + (rng.gen::<u64>() % ((last - first) as u64 + 1)) as Time;
             copy.submit = submit;
-            copy.number = next_number;
+            copy.number = numbers.take(w, || format!("copies of load factor {factor}"))?;
             copy.swf.submit = submit;
-            copy.swf.job_number = next_number;
-            next_number += 1;
+            copy.swf.job_number = copy.number;
             out.jobs.push(copy);
             added += 1;
         }
@@ -438,15 +505,10 @@ pub fn expand_load(w: &Workload, factor: f64) -> Result<Workload, TransformError
 /// scripts resubmit it). Every job's estimate is capped at the limit, since
 /// no job may ask for more. The first chunk keeps the job's number and
 /// submit time; follow-on chunks get new numbers after the largest one, in
-/// job order, and name their predecessor in [`Job::follows`] and in SWF
-/// field 17 (preceding job, think time 0). The split uses the simulated run
-/// time (a job killed at its estimate is split up to the estimate).
-/// How many jobs [`limit_runtime`] makes of `j` under a limit of `limit`
-/// seconds (more than 0): 1 when it runs no longer.
-pub fn chunks_under_limit(j: &Job, limit: Time) -> u128 {
-    (j.sim_runtime().max(1) as u128).div_ceil(limit as u128)
-}
-
+/// job order (an error when there is no room), and name their predecessor
+/// in [`Job::follows`] and in SWF field 17 (preceding job, think time 0).
+/// The split uses the simulated run time (a job killed at its estimate is
+/// split up to the estimate).
 pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformError> {
     if limit <= 0 {
         return Err(TransformError::BadLimit(limit));
@@ -472,7 +534,7 @@ pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformErr
             limit: MAX_BUILT_JOBS,
         });
     }
-    let mut next_number = w.jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
+    let mut numbers = NewNumbers::after(w);
     // Exactly as many as counted: a vector grown by doubling would hold up
     // to twice that while it moves.
     let mut jobs = Vec::with_capacity(total as usize);
@@ -492,8 +554,7 @@ pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformErr
         let mut done = limit;
         while done < run {
             let mut c = j.clone();
-            c.number = next_number;
-            next_number += 1;
+            c.number = numbers.take(w, || format!("chunks of a run-time limit of {limit}s"))?;
             c.runtime = (run - done).min(limit);
             c.estimate = (j.estimate - done).min(limit);
             c.follows = Some(prev);
@@ -511,6 +572,12 @@ pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformErr
     let mut out = Workload::new(w.name.clone(), w.procs, w.header.clone(), jobs);
     out.dropped = w.dropped.clone();
     Ok(out)
+}
+
+/// How many jobs [`limit_runtime`] makes of `j` under a limit of `limit`
+/// seconds (more than 0): 1 when it runs no longer.
+pub fn chunks_under_limit(j: &Job, limit: Time) -> u128 {
+    (j.sim_runtime().max(1) as u128).div_ceil(limit as u128)
 }
 
 /// Tells the scheduler each job's exact run time (GOAL's assumption).
@@ -701,6 +768,14 @@ mod tests {
             e.contains("header `; UnixStartTime: 1e3`: `1e3` is not a time in whole seconds"),
             "{e}"
         );
+        // Usable, but past any calendar (GREEDY's clock makes the same check).
+        w.header.lines.clear();
+        w.header.unix_start_time = Some(10_000_000_000_000);
+        assert_eq!(
+            calendar_months(&w).unwrap_err().to_string(),
+            "trace `w`: `UnixStartTime` 10000000000000 puts its submits past any calendar, so \
+             its calendar months are unknown"
+        );
     }
 
     #[test]
@@ -837,6 +912,47 @@ mod tests {
             ),
             "{err}"
         );
+    }
+
+    /// New jobs are numbered after the largest number up to `i64::MAX`
+    /// and no farther: past it they wrapped onto the trace's own numbers
+    /// (a chunk took i64::MIN, which job 3 holds, and was lost from the
+    /// measures).
+    #[test]
+    fn new_job_numbers_stop_at_the_largest_number() {
+        let mut w = workload();
+        for (j, number) in w.jobs.iter_mut().zip([i64::MIN, i64::MAX - 2, 5]) {
+            j.number = number;
+            j.swf.job_number = number;
+        }
+        // Job 1 (100 s) splits into two chunks under 50 s, into four under
+        // 25 s: room for two new numbers after i64::MAX - 2.
+        let split = limit_runtime(&w, 50).unwrap();
+        let numbers: Vec<i64> = split.jobs.iter().map(|j| j.number).collect();
+        assert_eq!(
+            numbers,
+            [i64::MIN, i64::MAX - 1, i64::MAX - 2, i64::MAX, 5],
+            "job 2 (100 s) splits too"
+        );
+        assert_eq!(
+            limit_runtime(&w, 25).unwrap_err().to_string(),
+            format!(
+                "workload `w`: job numbers up to {} leave no room after them to number the \
+                 chunks of a run-time limit of 25s (renumber its jobs)",
+                i64::MAX - 2
+            )
+        );
+        // Load factor 1.67: two copies fit, 2.0 needs three.
+        let copies = duplicate_load(&w, 1.67, 7).unwrap();
+        let mut numbers: Vec<i64> = copies.jobs.iter().map(|j| j.number).collect();
+        numbers.sort();
+        assert_eq!(numbers, [i64::MIN, 5, i64::MAX - 2, i64::MAX - 1, i64::MAX]);
+        assert!(copies.jobs.iter().all(|j| j.swf.job_number == j.number));
+        assert!(matches!(
+            duplicate_load(&w, 2.0, 7),
+            Err(TransformError::NoJobNumbers { ref what, largest, .. })
+                if what == "copies of load factor 2" && largest == i64::MAX - 2
+        ));
     }
 
     #[test]

@@ -50,7 +50,8 @@
 //! * **duplicated**: submitted as `floor(f + u)` identical jobs at its own
 //!   submit time, `u` uniform on `[0, 1)`: `floor(f)` or `ceil(f)` copies,
 //!   `f` on average. The first keeps the job's number; the others get new
-//!   numbers after the largest one, in job order (SWF field 1 too).
+//!   numbers after the largest one, in job order (SWF field 1 too); a
+//!   trace without room for them there is refused.
 //!
 //! Either way a job brings `f` times its work on average, so the total work
 //! grows by about `f` and the offered load on `m'` is about `f / (m' / m)`
@@ -66,7 +67,7 @@
 //! same choices for every factor and share, so a larger factor never makes
 //! fewer jobs or narrower ones, which the calibration relies on.
 
-use super::{TransformError, MAX_BUILT_JOBS};
+use super::{NewNumbers, TransformError, MAX_BUILT_JOBS};
 use crate::workload::{SwfHeader, Workload};
 use rand::{Rng, SeedableRng};
 
@@ -150,7 +151,7 @@ pub fn scale_machine(w: &Workload, s: &MachineScale) -> Result<Workload, Transfo
     s.check(w)?;
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(s.seed);
     let widen = |p: i64| -> i64 { ((p as f64 * s.factor).round() as i64).clamp(1, s.procs.into()) };
-    let mut next_number = w.jobs.iter().map(|j| j.number).max().unwrap_or(0) + 1;
+    let mut numbers = NewNumbers::after(w);
     let mut jobs = Vec::with_capacity(w.jobs.len());
     for j in &w.jobs {
         let enlarge = rng.gen::<f64>() < s.enlarge;
@@ -171,9 +172,9 @@ pub fn scale_machine(w: &Workload, s: &MachineScale) -> Result<Workload, Transfo
         let copies = (s.factor + u).floor() as u64;
         for _ in 1..copies {
             let mut c = j.clone();
-            c.number = next_number;
-            c.swf.job_number = next_number;
-            next_number += 1;
+            c.number =
+                numbers.take(w, || format!("copies of scaling to {} processors", s.procs))?;
+            c.swf.job_number = c.number;
             jobs.push(c);
         }
     }
@@ -291,6 +292,31 @@ mod tests {
         assert_eq!(work(&out), 2 * work(&workload()));
         assert!(out.jobs.iter().all(|j| j.swf.job_number == j.number));
         assert_eq!(out.name, "w@8p(f=2.000)");
+    }
+
+    #[test]
+    fn copies_are_not_numbered_past_the_largest_number() {
+        // Doubling four jobs needs four new numbers: three fit after
+        // i64::MAX - 3, none after i64::MAX (they wrapped to i64::MIN).
+        let renumbered = |largest: i64| {
+            let mut w = workload();
+            let last = w.jobs.last_mut().unwrap();
+            (last.number, last.swf.job_number) = (largest, largest);
+            w
+        };
+        let out = scale_machine(&renumbered(i64::MAX - 4), &scale(8, 2.0, 0.0, 1)).unwrap();
+        assert_eq!(out.jobs.iter().map(|j| j.number).max(), Some(i64::MAX));
+        for largest in [i64::MAX - 3, i64::MAX] {
+            assert_eq!(
+                scale_machine(&renumbered(largest), &scale(8, 2.0, 0.0, 1))
+                    .unwrap_err()
+                    .to_string(),
+                format!(
+                    "workload `w`: job numbers up to {largest} leave no room after them to \
+                     number the copies of scaling to 8 processors (renumber its jobs)"
+                )
+            );
+        }
     }
 
     #[test]
