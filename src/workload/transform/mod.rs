@@ -21,9 +21,9 @@ pub const MAX_BUILT_JOBS: usize = 1 << 23;
 /// A transform could not be applied.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum TransformError {
-    #[error("target load must be a positive number, got {0}")]
+    #[error("target load must be a positive number, got {}", Load(*.0, None))]
     BadLoad(f64),
-    #[error("load factor must be at least 1, got {0}")]
+    #[error("load factor must be at least 1, got {}", Load(*.0, None))]
     BadFactor(f64),
     #[error("workload `{0}` has no jobs, or no work, to scale")]
     NothingToScale(String),
@@ -74,8 +74,9 @@ pub enum TransformError {
     #[error("share of enlarged jobs must be a number from 0 to 1, got {0}")]
     BadShare(f64),
     #[error(
-        "{what} could make workload `{name}` up to {jobs} jobs, more than the {limit} goalc \
-         builds at once"
+        "{what} could make workload `{name}` up to {} jobs, more than the {limit} goalc \
+         builds at once",
+        Count(*jobs)
     )]
     TooManyJobs {
         what: String,
@@ -132,6 +133,19 @@ impl NewNumbers {
     }
 }
 
+/// A count of jobs in an error: in scientific notation past 10^15, where
+/// the digits stop meaning anything (a count from a factor of 1e308).
+struct Count(u128);
+
+impl std::fmt::Display for Count {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            n if n > 1_000_000_000_000_000 => write!(f, "{:.1e}", n as f64),
+            n => write!(f, "{n}"),
+        }
+    }
+}
+
 /// A load in an error, as given or to `decimals`, within a plausible
 /// range; beyond it in scientific notation (a mistyped 1e300 is not 300
 /// digits).
@@ -174,7 +188,7 @@ pub fn scale_load_by_arrivals(w: &Workload, target: f64) -> Result<Workload, Tra
         let offset = ((j.submit - first) as f64 * factor).round();
         if offset > (MAX_TIME - first) as f64 {
             return Err(TransformError::TooLong {
-                what: format!("load {target}"),
+                what: format!("load {}", Load(target, None)),
                 name: w.name.clone(),
             });
         }
@@ -230,7 +244,9 @@ const ARRIVALS_INSTEAD: &str = "; --load-by arrivals moves submit times instead"
 /// Each scaled time is rounded and at least one second.
 pub fn scale_load_by_runtimes(w: &Workload, target: f64) -> Result<Workload, TransformError> {
     let current = check_load(w, target)?;
-    let mut out = stretch(w, target / current, || format!("load {target}"))?;
+    let mut out = stretch(w, target / current, || {
+        format!("load {}", Load(target, None))
+    })?;
     out.name = format!("{}@{target}r", w.name);
     // Moving submits cannot help a workload submitted in one second.
     let hint = if w.submit_span() > 0 {
@@ -452,7 +468,7 @@ pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, 
     let copies = ((factor - 1.0) * n as f64).round();
     if n as f64 + copies > MAX_BUILT_JOBS as f64 {
         return Err(TransformError::TooManyJobs {
-            what: format!("load factor {factor}"),
+            what: format!("load factor {}", Load(factor, None)),
             name: w.name.clone(),
             jobs: (n as f64 + copies) as u128,
             limit: MAX_BUILT_JOBS,
@@ -476,7 +492,9 @@ pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, 
             let mut copy = w.jobs[i].clone();
             let submit = first + (rng.gen::<u64>() % ((last - first) as u64 + 1)) as Time;
             copy.submit = submit;
-            copy.number = numbers.take(w, || format!("copies of load factor {factor}"))?;
+            copy.number = numbers.take(w, || {
+                format!("copies of load factor {}", Load(factor, None))
+            })?;
             copy.swf.submit = submit;
             copy.swf.job_number = copy.number;
             out.jobs.push(copy);
@@ -494,7 +512,7 @@ pub fn expand_load(w: &Workload, factor: f64) -> Result<Workload, TransformError
     if !(factor.is_finite() && factor >= 1.0) {
         return Err(TransformError::BadFactor(factor));
     }
-    let mut out = stretch(w, factor, || format!("load factor {factor}"))?;
+    let mut out = stretch(w, factor, || format!("load factor {}", Load(factor, None)))?;
     out.name = format!("{}x{factor}exp", w.name);
     Ok(out)
 }
@@ -663,8 +681,8 @@ mod tests {
         let e = scale_load_by_arrivals(&workload(), 1e-14).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "load 0.00000000000001 would take times of workload `w` beyond 9007199254740991s, \
-             the largest time goalc accepts"
+            "load 1e-14 would take times of workload `w` beyond 9007199254740991s, the largest \
+             time goalc accepts"
         );
         scale_load_by_arrivals(&workload(), 1e-13).unwrap();
         assert!(matches!(
@@ -911,6 +929,27 @@ mod tests {
                 }
             ),
             "{err}"
+        );
+        // A mistyped factor or load is said in a few characters, not 309
+        // digits, and so is the count it would make.
+        let err = duplicate_load(&workload(), 1e308, 1).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "load factor 1e308 could make workload `w` up to 3.4e38 jobs, more than the 8388608 \
+             goalc builds at once"
+        );
+        let err = expand_load(&workload(), 1e300).unwrap_err().to_string();
+        assert!(
+            err.starts_with("load factor 1e300 would take times"),
+            "{err}"
+        );
+        let err = scale_load_by_arrivals(&workload(), 1e-300)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("load 1e-300 would take times"), "{err}");
+        assert_eq!(
+            TransformError::BadFactor(1e-300).to_string(),
+            "load factor must be at least 1, got 1e-300"
         );
     }
 
