@@ -1079,6 +1079,20 @@ fn generate_adds_users_without_changing_the_jobs() {
     );
 }
 
+/// A training of one generation of one child on 50 model jobs.
+const SMALL_TRAINING: [&str; 10] = [
+    "--model-jobs",
+    "50",
+    "--model-procs",
+    "16",
+    "--mu",
+    "1",
+    "--lambda",
+    "1",
+    "--generations",
+    "1",
+];
+
 #[test]
 fn train_refuses_to_write_over_its_template_or_its_output() {
     let template = scratch(
@@ -1091,18 +1105,6 @@ fn train_refuses_to_write_over_its_template_or_its_output() {
     );
     let before = std::fs::read_to_string(template.arg()).unwrap();
     let out = scratch_dir("clobber-out.goal");
-    let small = [
-        "--model-jobs",
-        "50",
-        "--model-procs",
-        "16",
-        "--mu",
-        "1",
-        "--lambda",
-        "1",
-        "--generations",
-        "1",
-    ];
     for (checkpoint, said) in [
         (
             template.arg(),
@@ -1118,7 +1120,7 @@ fn train_refuses_to_write_over_its_template_or_its_output() {
             "--checkpoint",
             checkpoint,
         ];
-        args.extend(small);
+        args.extend(SMALL_TRAINING);
         let err = one_line_error(&goalc(&args));
         assert!(err.contains(said), "{err}");
     }
@@ -1133,24 +1135,19 @@ fn a_checkpoint_is_written_where_its_link_points_and_never_over_a_pipe() {
     let link = dir.join("checkpoint-link.json");
     std::os::unix::fs::symlink(&real, &link).unwrap();
     let train = |checkpoint: &Path| {
-        goalc(&[
-            "train",
-            &repo("goals/train/greedy-f2.goal"),
-            "-o",
-            out.arg(),
-            "--checkpoint",
-            checkpoint.to_str().unwrap(),
-            "--model-jobs",
-            "50",
-            "--model-procs",
-            "16",
-            "--mu",
-            "1",
-            "--lambda",
-            "1",
-            "--generations",
-            "1",
-        ])
+        goalc(
+            &[
+                "train",
+                &repo("goals/train/greedy-f2.goal"),
+                "-o",
+                out.arg(),
+                "--checkpoint",
+                checkpoint.to_str().unwrap(),
+            ]
+            .into_iter()
+            .chain(SMALL_TRAINING)
+            .collect::<Vec<_>>(),
+        )
     };
     let o = train(&link);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));

@@ -336,12 +336,17 @@ fn goalc(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// The fixture's store, written as `fixture.jsonl` in a new folder.
+fn fixture_store(name: &str) -> (Scratch, std::path::PathBuf) {
+    let dir = temp_dir(name);
+    let path = dir.join("fixture.jsonl");
+    std::fs::write(&path, &fixture().0).unwrap();
+    (dir, path)
+}
+
 #[test]
 fn command_line_report_and_diff() {
-    let (text, _) = fixture();
-    let dir = temp_dir("cli");
-    let path = dir.join("fixture.jsonl");
-    std::fs::write(&path, text).unwrap();
+    let (dir, path) = fixture_store("cli");
     let plots_dir = dir.join("plots");
     let p = path.to_str().unwrap();
     let out = goalc(&[
@@ -382,10 +387,7 @@ fn command_line_report_and_diff() {
 
 #[test]
 fn plots_named_into_a_file_are_refused_before_the_tables() {
-    let (text, _) = fixture();
-    let dir = temp_dir("plots-file");
-    let path = dir.join("fixture.jsonl");
-    std::fs::write(&path, text).unwrap();
+    let (dir, path) = fixture_store("plots-file");
     let file = dir.join("plots.txt");
     std::fs::write(&file, "mine").unwrap();
     let out = goalc(&[

@@ -106,6 +106,21 @@ mod tests {
             .collect()
     }
 
+    /// [`reusable`] for a store `s.jsonl` of `contents`, wanting `keys`
+    /// as [`sample`] has its axes and trace.
+    fn reuse_of(
+        contents: &StoreContents,
+        suite: (&str, usize),
+        keys: &[&str],
+    ) -> Result<Reuse, StoreError> {
+        reusable(
+            Path::new("s.jsonl"),
+            contents,
+            suite,
+            &want(keys, &sample()),
+        )
+    }
+
     fn rec(key: &str, goalc: &str) -> Record {
         Record {
             key: key.into(),
@@ -125,9 +140,7 @@ mod tests {
             ],
             ..StoreContents::default()
         };
-        let like = sample();
-        let wanted = want(&["a", "b"], &like);
-        let r = reusable(Path::new("s.jsonl"), &contents, ("new-suite", 4), &wanted).unwrap();
+        let r = reuse_of(&contents, ("new-suite", 4), &["a", "b"]).unwrap();
         assert_eq!(r.kept.keys().collect::<Vec<_>>(), ["a"]);
         assert_eq!(r.kept["a"].suite, "new-suite");
         assert_eq!(r.kept["a"].suite_cells, Some(4));
@@ -144,26 +157,14 @@ mod tests {
             records: vec![rec("b", GOALC_VERSION), changed, rec("a", GOALC_VERSION)],
             ..StoreContents::default()
         };
-        let e = reusable(
-            Path::new("s.jsonl"),
-            &contents,
-            ("s", 16),
-            &want(&["a", "b"], &sample()),
-        )
-        .unwrap_err();
+        let e = reuse_of(&contents, ("s", 16), &["a", "b"]).unwrap_err();
         assert!(
             e.to_string()
                 .starts_with("s.jsonl:2 and s.jsonl:3 hold different records for cell a"),
             "{e}"
         );
         // Not wanted, the cell's records are left out whatever they hold.
-        let r = reusable(
-            Path::new("s.jsonl"),
-            &contents,
-            ("s", 16),
-            &want(&["b"], &sample()),
-        )
-        .unwrap();
+        let r = reuse_of(&contents, ("s", 16), &["b"]).unwrap();
         assert_eq!((r.kept.len(), r.dropped), (1, 2));
     }
 
@@ -175,35 +176,17 @@ mod tests {
             records: vec![a],
             ..StoreContents::default()
         };
-        let r = reusable(
-            Path::new("s.jsonl"),
-            &contents,
-            ("s", 16),
-            &want(&["a"], &sample()),
-        )
-        .unwrap();
+        let r = reuse_of(&contents, ("s", 16), &["a"]).unwrap();
         assert_eq!((r.kept.len(), r.dropped), (1, 0));
         assert!(!needs_rewrite(&contents, &r));
-        let r = reusable(
-            Path::new("s.jsonl"),
-            &contents,
-            ("t", 16),
-            &want(&["a"], &sample()),
-        )
-        .unwrap();
+        let r = reuse_of(&contents, ("t", 16), &["a"]).unwrap();
         assert!(needs_rewrite(&contents, &r));
         // The suite grew (or a store written before records counted the
         // suite's cells): the record learns the new count.
         for before in [Some(16), None] {
             let mut old = contents.clone();
             old.records[0].suite_cells = before;
-            let r = reusable(
-                Path::new("s.jsonl"),
-                &old,
-                ("s", 17),
-                &want(&["a"], &sample()),
-            )
-            .unwrap();
+            let r = reuse_of(&old, ("s", 17), &["a"]).unwrap();
             assert_eq!(r.kept["a"].suite_cells, Some(17));
             assert!(needs_rewrite(&old, &r));
         }
@@ -211,7 +194,6 @@ mod tests {
 
     #[test]
     fn a_record_edited_under_its_key_is_not_reused() {
-        let like = sample();
         let mut load = rec("a", GOALC_VERSION);
         load.axes.load = Some(-5.0);
         let mut trace = rec("b", GOALC_VERSION);
@@ -220,8 +202,7 @@ mod tests {
             records: vec![load, trace, rec("c", GOALC_VERSION)],
             ..StoreContents::default()
         };
-        let wanted = want(&["a", "b", "c"], &like);
-        let r = reusable(Path::new("s.jsonl"), &contents, ("s", 3), &wanted).unwrap();
+        let r = reuse_of(&contents, ("s", 3), &["a", "b", "c"]).unwrap();
         assert_eq!(r.kept.keys().collect::<Vec<_>>(), ["c"]);
         assert_eq!((r.dropped, r.repeated, r.edited), (0, 0, 2));
         assert!(needs_rewrite(&contents, &r));
