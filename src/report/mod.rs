@@ -124,21 +124,27 @@ fn is_zero(n: &usize) -> bool {
 
 impl WorkloadInfo {
     pub fn of(w: &Workload) -> Self {
+        // One pass over the jobs (they are large, and whole-process runs on
+        // small traces are dominated by such passes); the work is summed in
+        // job order as [`Workload::offered_load`] sums it, so the load is
+        // the same to the bit.
+        let (mut measured, mut work) = (0, 0.0f64);
+        let (mut estimate_is_run_time, mut invalid_requested_procs) = (0, 0);
+        for j in &w.jobs {
+            measured += usize::from(j.measured);
+            work += j.procs as f64 * j.sim_runtime() as f64;
+            estimate_is_run_time +=
+                usize::from(j.swf.requested_time <= 0 && j.estimate == j.runtime);
+            invalid_requested_procs +=
+                usize::from(j.swf.requested_procs <= 0 && j.swf.requested_procs != -1);
+        }
         WorkloadInfo {
             jobs: w.jobs.len(),
-            measured: w.measured_count(),
-            offered_load: w.offered_load(),
+            measured,
+            offered_load: w.load_from_work(work),
             load_span_s: w.submit_span(),
-            estimate_is_run_time: w
-                .jobs
-                .iter()
-                .filter(|j| j.swf.requested_time <= 0 && j.estimate == j.runtime)
-                .count(),
-            invalid_requested_procs: w
-                .jobs
-                .iter()
-                .filter(|j| j.swf.requested_procs <= 0 && j.swf.requested_procs != -1)
-                .count(),
+            estimate_is_run_time,
+            invalid_requested_procs,
         }
     }
 }
@@ -182,19 +188,30 @@ fn epoch_micros_percentile(c: &SearchCost, q: f64) -> u64 {
 }
 
 impl RunReport {
+    /// The report of a run on `w`, made from the workload as given
+    /// (`given`, see [`RunReport::workload`]); `w` is that workload when it
+    /// is the same object, else the one a goal made of it.
     pub fn new(
         w: &Workload,
+        given: (&Workload, WorkloadInfo),
         label: String,
         policy: String,
         epochs: u64,
         measures: Measures,
     ) -> Self {
+        // Each figure of a workload is a pass over all its jobs: not made
+        // twice for the same one.
+        let offered_load = if std::ptr::eq(w, given.0) {
+            given.1.offered_load
+        } else {
+            w.offered_load()
+        };
         RunReport {
             trace: w.name.clone(),
             procs: w.procs,
             simulated_jobs: w.jobs.len(),
-            offered_load: w.offered_load(),
-            workload: WorkloadInfo::of(w),
+            offered_load,
+            workload: given.1,
             mechanism: Mechanism::Baseline,
             effective_load: None,
             moldable: None,

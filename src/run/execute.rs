@@ -313,7 +313,7 @@ fn run_measured(
     events: EventMode,
 ) -> Result<(RunReport, Outcome), RunError> {
     let trace = &w.name;
-    let given = WorkloadInfo::of(w);
+    let given = (w, WorkloadInfo::of(w));
     let w = goal_workload(goal, w, fcfs_backfill_run, events).map_err(|e| e.in_goal(&goal.name))?;
     let mut policy = goal.build(&w)?;
     // FCFS-backfill on the workload as it came is the reference run itself
@@ -357,13 +357,13 @@ fn run_measured(
     let m = measure(w, &outcome, opts);
     let mut report = RunReport::new(
         w,
+        given,
         goal.name.clone(),
         goal.policy.to_string(),
         outcome.epochs,
         m,
     );
     report.events = events;
-    report.workload = given;
     report.mechanism = goal.mechanism();
     if let Some(m) = &molded {
         // One table per trace: the moldable workload is the trace's.

@@ -639,10 +639,12 @@ fn running_share(job: JobIdx, start: Time) -> u64 {
 impl<'w, 'p> Sim<'w, 'p> {
     fn new(workload: &'w Workload, policy: &'p mut dyn Policy, opts: SimOptions) -> Self {
         let n = workload.jobs.len();
-        let jobs = workload
-            .jobs
-            .iter()
-            .map(|j| JobInfo {
+        // One pass over the (large) jobs; chunks and moldable jobs, which
+        // most workloads lack, get their own passes only when present.
+        let (mut jobs, mut runtimes) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut chunked, mut moldable) = (false, false);
+        for j in &workload.jobs {
+            jobs.push(JobInfo {
                 submit: j.submit,
                 estimate: j.estimate.max(1),
                 procs: j.procs,
@@ -650,14 +652,16 @@ impl<'w, 'p> Sim<'w, 'p> {
                 group: j.group,
                 user_group: j.user_group,
                 deadline: j.deadline,
-            })
-            .collect();
-        let runtimes = workload
-            .jobs
-            .iter()
-            .map(|j| j.sim_runtime().max(1))
-            .collect();
-        let successor = successors(workload);
+            });
+            runtimes.push(j.sim_runtime().max(1));
+            chunked |= j.follows.is_some();
+            moldable |= j.speedup.is_some();
+        }
+        let successor = if chunked {
+            successors(workload)
+        } else {
+            HashMap::new()
+        };
         let list_waiting = policy.reads_waiting();
         let list_running =
             policy.reads_running() || !opts.events.is_per_instant() || cfg!(debug_assertions);
@@ -680,7 +684,11 @@ impl<'w, 'p> Sim<'w, 'p> {
                 running: BTreeSet::new(),
                 arrived: Vec::new(),
                 finished: Vec::new(),
-                speedups: moldable::models(workload),
+                speedups: if moldable {
+                    moldable::models(workload)
+                } else {
+                    Vec::new()
+                },
             },
             runtimes,
             successor,
@@ -1088,9 +1096,6 @@ impl<'w, 'p> Sim<'w, 'p> {
 /// For each job that a follow-on chunk follows, that chunk's index.
 fn successors(workload: &Workload) -> HashMap<JobIdx, JobIdx> {
     let mut out = HashMap::new();
-    if workload.jobs.iter().all(|j| j.follows.is_none()) {
-        return out;
-    }
     let index: HashMap<i64, JobIdx> = workload
         .jobs
         .iter()

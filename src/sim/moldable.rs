@@ -46,12 +46,10 @@ pub(super) fn longest_run(job: &Job) -> (Time, Time) {
     }
 }
 
-/// The speedup models of `w`'s jobs by index, or nothing when all are rigid
-/// (the common case costs no memory).
+/// The speedup models of `w`'s jobs by index; the core asks only when some
+/// job is moldable, and keeps an empty list otherwise (the common case
+/// costs no memory).
 pub(super) fn models(w: &Workload) -> Vec<Option<Downey>> {
-    if w.jobs.iter().all(|j| j.speedup.is_none()) {
-        return Vec::new();
-    }
     w.jobs.iter().map(|j| j.speedup).collect()
 }
 

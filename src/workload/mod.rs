@@ -230,11 +230,16 @@ impl Workload {
     /// The sum of `work` over the jobs (processor-seconds) per
     /// processor-second of the submit span; 0 without jobs.
     pub fn load_of(&self, work: impl Fn(&Job) -> f64) -> f64 {
+        self.load_from_work(self.jobs.iter().map(work).sum())
+    }
+
+    /// `total` processor-seconds per processor-second of the submit span;
+    /// 0 without jobs.
+    pub fn load_from_work(&self, total: f64) -> f64 {
         if self.jobs.is_empty() {
             return 0.0;
         }
         let span = self.submit_span().max(1) as f64;
-        let total: f64 = self.jobs.iter().map(work).sum();
         total / (self.procs as f64 * span)
     }
 
