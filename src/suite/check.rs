@@ -16,7 +16,7 @@ use crate::policy::search::SearchSpec;
 use crate::run::{FactorBy, LoadBy, WindowSpec};
 use crate::sim::EventMode;
 use crate::store::sha256_hex;
-use crate::units::parse_duration;
+use crate::units::{format_duration, parse_duration};
 use crate::workload::model::{ModelError, ModelParams};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -900,9 +900,45 @@ impl<'a> Cx<'a> {
                 .with_help("a cell is measured over a window or a month: keep one axis");
         } else if let Some(items) = self.list("windows", a.windows.as_ref()) {
             places = Vec::new();
+            // Each parsed window with where it is written, for a window
+            // spelled twice (`1d..5d`, `24h..120h`): twin cells otherwise.
+            let mut parsed: Vec<(WindowSpec, &Spanned<String>)> = Vec::new();
             for v in items {
                 match v.get_ref().parse::<WindowSpec>() {
-                    Ok(spec) => places.push(Place::Window(v.get_ref().clone(), spec)),
+                    Ok(spec) => {
+                        let first = parsed.iter().find(|(seen, _)| *seen == spec);
+                        // The same text is `list`'s error already.
+                        if let Some(&(_, first)) = first.filter(|(_, f)| f.get_ref() != v.get_ref())
+                        {
+                            let written = |at: &Spanned<String>| {
+                                self.text.get(at.span()).unwrap_or("").trim().to_string()
+                            };
+                            let which = match spec {
+                                WindowSpec::Offsets(start, end) => format!(
+                                    "{} to {} after each trace's first submit",
+                                    format_duration(start),
+                                    format_duration(end)
+                                ),
+                                WindowSpec::Dates(from, to) => {
+                                    format!("{from} to {to} (UTC, the end excluded)")
+                                }
+                            };
+                            let message = format!(
+                                "`{}` names the same window as `{}`: {which}",
+                                written(v),
+                                written(first)
+                            );
+                            let help = "give each window once: two spellings of one window \
+                                        make twin cells";
+                            let d = self.error(span(v), "the same window again", message);
+                            *d = d
+                                .clone()
+                                .with_related(span(first), "first here")
+                                .with_help(help);
+                        }
+                        parsed.push((spec, v));
+                        places.push(Place::Window(v.get_ref().clone(), spec));
+                    }
                     Err(e) => {
                         self.error(span(v), "not a window", e);
                     }
