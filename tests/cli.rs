@@ -1288,12 +1288,12 @@ fn a_goal_that_cannot_run_leaves_the_others_reported() {
     ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(
-        err.contains(
-            "goalc: error: goal `GREEDY hand f4`: trace `mars`: TimeZoneString `Mars/Olympus`"
-        ),
-        "{err}"
+    // The header line is named, as a job line would be.
+    let said = format!(
+        "goal `GREEDY hand f4`: trace `mars`: {}:1: TimeZoneString `Mars/Olympus`",
+        trace.arg()
     );
+    assert!(err.contains(&format!("goalc: error: {said}")), "{err}");
     assert!(
         err.contains("1 of 2 runs failed (said above); the results hold the other 1"),
         "{err}"
@@ -1302,8 +1302,7 @@ fn a_goal_that_cannot_run_leaves_the_others_reported() {
     let report = std::fs::read_to_string(Path::new(out.arg()).join("report.md")).unwrap();
     // The failed run is said there too, and has no row.
     assert!(
-        report
-            .contains("- not run, on `mars`: goal `GREEDY hand f4`: trace `mars`: TimeZoneString")
+        report.contains(&format!("- not run, on `mars`: {said}"))
             && !report.contains("| GREEDY hand"),
         "{report}"
     );
@@ -1321,8 +1320,11 @@ fn greedy_refuses_a_start_past_any_calendar() {
             "; UnixStartTime: 10000000000000",
         ),
     );
-    let past =
-        "trace `farstart`: `UnixStartTime` 10000000000000 puts its submits past any calendar";
+    let past = format!(
+        "trace `farstart`: {}:1: `UnixStartTime` 10000000000000 puts its submits past any \
+         calendar",
+        trace.arg()
+    );
     let err = one_line_error(&goalc(&[
         "bench",
         &repo("goals/greedy-hand.goal"),
@@ -1343,7 +1345,7 @@ fn greedy_refuses_a_start_past_any_calendar() {
         "--out",
         out.arg(),
     ]));
-    assert!(err.contains(past), "{err}");
+    assert!(err.contains(&past), "{err}");
     assert!(!out.exists(), "a goal was trained");
     let err = one_line_error(&goalc(&["simulate", trace.arg(), "--months", "all"]));
     assert!(
@@ -1368,10 +1370,12 @@ fn header_lines_that_disagree_on_the_clock_are_refused() {
     );
     let err = one_line_error(&goalc(&["simulate", starts.arg(), "--months", "all"]));
     assert!(
-        err.contains(
-            "trace `twostarts`: header `; UnixStartTime: 843480031` and `; UnixStartTime: \
-             946684800` disagree on the start time, so its calendar months are unknown"
-        ),
+        err.contains(&format!(
+            "trace `twostarts`: {}:3: header `; UnixStartTime: 843480031` (line 2) and \
+             `; UnixStartTime: 946684800` disagree on the start time, so its calendar months \
+             are unknown",
+            starts.arg()
+        )),
         "{err}"
     );
     let zones = scratch(
@@ -1388,10 +1392,12 @@ fn header_lines_that_disagree_on_the_clock_are_refused() {
         zones.arg(),
     ]));
     assert!(
-        err.contains(
-            "goal `GREEDY hand f4`: trace `twozones`: header `; TimeZoneString: \
-             Europe/Stockholm` and `; TimeZoneString: Asia/Tokyo` disagree on the time zone"
-        ),
+        err.contains(&format!(
+            "goal `GREEDY hand f4`: trace `twozones`: {}:3: header `; TimeZoneString: \
+             Europe/Stockholm` (line 2) and `; TimeZoneString: Asia/Tokyo` disagree on the \
+             time zone",
+            zones.arg()
+        )),
         "{err}"
     );
     // Lines that agree are one value.

@@ -584,10 +584,12 @@ fn a_cell_that_cannot_run_stops_no_other() {
         assert_eq!(o.status.code(), Some(1), "round {round}: {}", stderr(&o));
         let e = stderr(&o);
         assert!(e.contains(ran), "round {round}: {e}");
-        assert!(
-            e.contains("GREEDY hand f4 on mars: trace `mars`: TimeZoneString"),
-            "{e}"
+        // The header line is named, as a job line would be.
+        let said = format!(
+            "GREEDY hand f4 on mars: trace `mars`: {}:1: TimeZoneString",
+            mars.display()
         );
+        assert!(e.contains(&said), "{e}");
         assert!(e.contains("1 of 4 cells failed (said above)"), "{e}");
         assert_eq!(sorted_lines(&store).len(), 3, "round {round}");
     }

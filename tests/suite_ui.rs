@@ -65,4 +65,12 @@ fn the_example_suites_are_valid() {
             assert_eq!((suite.goals.len(), suite.traces.len()), (4, 2));
         }
     }
+    // With the reference traces, the study is valid: their texts are the
+    // ones the manifest gives the sha256 of.
+    if let Some(dir) = std::env::var_os("GOALC_TRACES") {
+        let file = "suites/study.toml";
+        let text = std::fs::read_to_string(file).unwrap();
+        let checked = check_text(file, &text, Path::new("suites"), Some(Path::new(&dir)));
+        assert!(!checked.has_errors(), "{}", checked.render(false));
+    }
 }

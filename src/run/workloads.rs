@@ -255,14 +255,9 @@ impl WorkloadPlan {
     /// The workloads made from `w`, a trace as read or the model as
     /// generated ([`WorkloadPlan::source`]), so that a caller making many
     /// plans of one trace reads it once.
-    pub fn from_source(&self, mut w: Workload) -> Result<Vec<Workload>, RunError> {
+    pub fn from_source(&self, w: Workload) -> Result<Vec<Workload>, RunError> {
         self.check()?;
-        if let Some(n) = self.first_jobs {
-            w = transform::first_jobs(&w, n);
-        }
-        if let Some(spec) = &self.scale {
-            w = scale_to_machine(&w, spec)?.workload;
-        }
+        let w = self.unwindowed(w)?;
         let bases = match &self.months {
             Some(spec) => self.monthly(&w, spec)?,
             None => {
@@ -286,6 +281,40 @@ impl WorkloadPlan {
             }
         }
         Ok(out)
+    }
+
+    /// `w` as the plan takes it before its window or months: its first
+    /// jobs, moved to the standard machine.
+    pub fn unwindowed(&self, mut w: Workload) -> Result<Workload, RunError> {
+        if let Some(n) = self.first_jobs {
+            w = transform::first_jobs(&w, n);
+        }
+        if let Some(spec) = &self.scale {
+            w = scale_to_machine(&w, spec)?.workload;
+        }
+        Ok(w)
+    }
+
+    /// The windows the plan's window or months measure on `w` (as
+    /// [`WorkloadPlan::unwindowed`] gives it), as offsets from its first
+    /// submit, each with the month it is (`None` for a window); empty for
+    /// the whole trace. Two spellings of one window (`1` and the trace's
+    /// first month, a date and its offset) come out equal here.
+    pub fn measured(&self, w: &Workload) -> Result<Vec<(Option<String>, Time, Time)>, RunError> {
+        if let Some(spec) = &self.months {
+            let months = self.chosen_months(w, spec)?;
+            return Ok(months
+                .into_iter()
+                .map(|(label, start, end)| (Some(label), start, end))
+                .collect());
+        }
+        Ok(match self.window {
+            Some(spec) => {
+                let win = self.window_of(w, spec)?;
+                vec![(None, win.start, win.end)]
+            }
+            None => Vec::new(),
+        })
     }
 
     /// Reads a trace, or generates the model workload when there is none.
@@ -357,6 +386,29 @@ impl WorkloadPlan {
     /// Each selected calendar month of `w` as the measured window, with the
     /// warm-up and cool-down.
     fn monthly(&self, w: &Workload, spec: &str) -> Result<Vec<Workload>, RunError> {
+        self.chosen_months(w, spec)?
+            .into_iter()
+            .map(|(label, start, end)| {
+                let window = Window {
+                    start,
+                    end,
+                    warmup: self.warmup,
+                    cooldown: self.cooldown,
+                };
+                let mut m = self.shape(w.clone(), Some(window))?;
+                m.name = format!("{}:{label}", w.name);
+                Ok(m)
+            })
+            .collect()
+    }
+
+    /// The calendar months of `w` that `spec` chooses, as (`YYYY-MM`,
+    /// start, end) with offsets from its first submit.
+    fn chosen_months(
+        &self,
+        w: &Workload,
+        spec: &str,
+    ) -> Result<Vec<(String, Time, Time)>, RunError> {
         let months = transform::calendar_months(w)?;
         let chosen: Vec<&(String, Time, Time)> = if spec.trim() == "all" {
             months.iter().collect()
@@ -386,20 +438,7 @@ impl WorkloadPlan {
                 chosen[first].0, w.name
             )));
         }
-        chosen
-            .into_iter()
-            .map(|(label, start, end)| {
-                let window = Window {
-                    start: *start,
-                    end: *end,
-                    warmup: self.warmup,
-                    cooldown: self.cooldown,
-                };
-                let mut m = self.shape(w.clone(), Some(window))?;
-                m.name = format!("{}:{label}", w.name);
-                Ok(m)
-            })
-            .collect()
+        Ok(chosen.into_iter().cloned().collect())
     }
 }
 

@@ -16,8 +16,9 @@ use crate::policy::search::SearchSpec;
 use crate::run::{FactorBy, LoadBy, WindowSpec};
 use crate::sim::EventMode;
 use crate::store::sha256_hex;
-use crate::units::parse_duration;
+use crate::units::{format_duration, parse_duration};
 use crate::workload::model::{ModelError, ModelParams};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
@@ -420,12 +421,19 @@ impl<'a> Cx<'a> {
         let mut out = Vec::new();
         let mut names: BTreeMap<String, Span> = BTreeMap::new();
         let mut ok = true;
+        // Where each manifest trace is named, and its file.
+        let mut from_manifest = Vec::new();
         for t in traces.get_ref() {
             let at = span(t);
             let Some(trace) = self.trace(at, t.get_ref(), traces_dir) else {
                 ok = false;
                 continue;
             };
+            if let (Some(named), TraceSource::File { path, .. }) =
+                (&t.get_ref().manifest, &trace.source)
+            {
+                from_manifest.push((span(named), trace.name.clone(), path.clone()));
+            }
             if let Some(first) = names.insert(trace.name.clone(), at) {
                 let d = self.error(
                     at,
@@ -437,7 +445,54 @@ impl<'a> Cx<'a> {
             }
             out.push(trace);
         }
+        self.manifest_digests(&from_manifest);
         ok.then_some(out)
+    }
+
+    /// A manifest trace whose file in GOALC_TRACES is not the text the
+    /// manifest gives the sha256 of (another version of the log, a damaged
+    /// download) is an error at its name, with both digests and the
+    /// manifest's line: found by the layout, it stopped the run with
+    /// neither place named, after every workload had been made.
+    fn manifest_digests(&mut self, named: &[(Span, String, PathBuf)]) {
+        let all = manifest::traces();
+        // At once: reading the traces is nearly all the cost.
+        let digests: Vec<_> = named
+            .par_iter()
+            .map(|(_, _, path)| cells::file_sha256(path))
+            .collect();
+        for ((at, name, path), digest) in named.iter().zip(digests) {
+            let Some(entry) = all.iter().find(|e| e.name == *name) else {
+                continue;
+            };
+            match digest {
+                Ok(digest) if digest == entry.swf_sha256 => {}
+                Ok(digest) => self.help(
+                    *at,
+                    "not the manifest's text",
+                    format!(
+                        "`{}` is not the manifest's trace `{name}`: the sha256 of its text is \
+                         {digest}, {}:{} says {}",
+                        path.display(),
+                        manifest::PATH,
+                        entry.sha256_line,
+                        entry.swf_sha256
+                    ),
+                    format!(
+                        "download the trace again as {} says; `zcat FILE | sha256sum` gives \
+                         the sha256 of its text",
+                        manifest::PATH
+                    ),
+                ),
+                Err(e) => {
+                    self.error(
+                        *at,
+                        "cannot be read",
+                        format!("manifest trace `{name}`: {e}"),
+                    );
+                }
+            }
+        }
     }
 
     /// The model makes one workload per seed, named for its parameters
@@ -900,9 +955,45 @@ impl<'a> Cx<'a> {
                 .with_help("a cell is measured over a window or a month: keep one axis");
         } else if let Some(items) = self.list("windows", a.windows.as_ref()) {
             places = Vec::new();
+            // Each parsed window with where it is written, for a window
+            // spelled twice (`1d..5d`, `24h..120h`): twin cells otherwise.
+            let mut parsed: Vec<(WindowSpec, &Spanned<String>)> = Vec::new();
             for v in items {
                 match v.get_ref().parse::<WindowSpec>() {
-                    Ok(spec) => places.push(Place::Window(v.get_ref().clone(), spec)),
+                    Ok(spec) => {
+                        let first = parsed.iter().find(|(seen, _)| *seen == spec);
+                        // The same text is `list`'s error already.
+                        if let Some(&(_, first)) = first.filter(|(_, f)| f.get_ref() != v.get_ref())
+                        {
+                            let written = |at: &Spanned<String>| {
+                                self.text.get(at.span()).unwrap_or("").trim().to_string()
+                            };
+                            let which = match spec {
+                                WindowSpec::Offsets(start, end) => format!(
+                                    "{} to {} after each trace's first submit",
+                                    format_duration(start),
+                                    format_duration(end)
+                                ),
+                                WindowSpec::Dates(from, to) => {
+                                    format!("{from} to {to} (UTC, the end excluded)")
+                                }
+                            };
+                            let message = format!(
+                                "`{}` names the same window as `{}`: {which}",
+                                written(v),
+                                written(first)
+                            );
+                            let help = "give each window once: two spellings of one window \
+                                        make twin cells";
+                            let d = self.error(span(v), "the same window again", message);
+                            *d = d
+                                .clone()
+                                .with_related(span(first), "first here")
+                                .with_help(help);
+                        }
+                        parsed.push((spec, v));
+                        places.push(Place::Window(v.get_ref().clone(), spec));
+                    }
                     Err(e) => {
                         self.error(span(v), "not a window", e);
                     }
@@ -1103,6 +1194,40 @@ mod tests {
             ),
             "{said}"
         );
+    }
+
+    /// A file in GOALC_TRACES that is not the manifest's trace is an error
+    /// at the suite's name for it, with both digests and the manifest's
+    /// line, before any workload is made; it was found only by the run's
+    /// layout, naming neither place.
+    #[test]
+    fn a_manifest_trace_of_another_text_is_an_error_at_its_name() {
+        let traces = tempfile::tempdir().unwrap();
+        let name = "KTH-SP2-1996-2.1-cln";
+        let file = traces.path().join(format!("{name}.swf.gz"));
+        let text = "; MaxProcs: 4\n1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
+        std::fs::write(&file, text).unwrap();
+        let goals = concat!(env!("CARGO_MANIFEST_DIR"), "/goals/easy.goal");
+        let suite = format!("goals = [\"{goals}\"]\n[[trace]]\nmanifest = \"{name}\"\n");
+        let checked = check_text("s.toml", &suite, Path::new("."), Some(traces.path()));
+        assert!(checked.suite.is_none());
+        let entry = manifest::traces()
+            .into_iter()
+            .find(|t| t.name == name)
+            .unwrap();
+        let said = checked.render(false);
+        assert!(
+            said.starts_with(&format!(
+                "s.toml:3:12: error: `{}` is not the manifest's trace `{name}`: the sha256 of its \
+                 text is {}, traces/manifest.toml:{} says {}\n",
+                file.display(),
+                sha256_hex(text.as_bytes()),
+                entry.sha256_line,
+                entry.swf_sha256
+            )),
+            "{said}"
+        );
+        assert_eq!(said.matches("error:").count(), 1, "{said}");
     }
 
     #[test]

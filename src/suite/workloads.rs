@@ -3,13 +3,16 @@
 //! not have, a load it cannot reach, a load factor that makes too many
 //! jobs) is then an error at its place in the suite file, in the suite's
 //! words, rather than a run stopping on a message about a flag never given.
+//! So is a value that names, on a trace, the month or window an earlier
+//! value names (month `1` and its `YYYY-MM`): twin cells.
 
 use super::execute::{source, workload_plan};
 use super::spec::{Place, Suite, TraceSource};
 use crate::lang::diag::{Diagnostic, Span};
 use crate::run::RunError;
+use crate::units::format_duration;
 use crate::workload::transform::TransformError;
-use crate::workload::MAX_TIME;
+use crate::workload::{Time, Workload, MAX_TIME};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 
@@ -25,7 +28,8 @@ pub(super) struct Written<'t> {
     pub load_factors: Vec<Option<Span>>,
 }
 
-/// A value no workload can be made of.
+/// A value no workload can be made of, or that makes one another value
+/// makes.
 struct Failure {
     at: Span,
     /// The axis key, or "trace" when the trace itself failed.
@@ -33,7 +37,20 @@ struct Failure {
     trace: usize,
     /// The workload's source: the trace, or the model with its seed.
     source: String,
-    error: RunError,
+    why: Why,
+}
+
+enum Why {
+    Run(RunError),
+    /// The place names the window (or month) an earlier one names, in
+    /// another spelling: twin cells, which reports cannot tell apart.
+    Twin {
+        first: Span,
+        /// The month both name, `None` for a window.
+        month: Option<String>,
+        start: Time,
+        end: Time,
+    },
 }
 
 /// Makes every workload of `suite`, each once; an error for each value
@@ -69,7 +86,7 @@ fn of_source(suite: &Suite, written: &Written, trace: usize, seed: Option<u64>) 
         key,
         trace,
         source: source.to_string(),
-        error,
+        why: Why::Run(error),
     };
     let whole = match source(suite, trace, seed) {
         Ok(w) => w,
@@ -82,6 +99,7 @@ fn of_source(suite: &Suite, written: &Written, trace: usize, seed: Option<u64>) 
             return vec![fail(written.traces[trace], "trace", &name, error)];
         }
     };
+    let twins = twins(suite, written, trace, seed, &whole);
     let a = &suite.axes;
     let combos: Vec<(bool, usize)> = a
         .exact_estimates
@@ -122,12 +140,102 @@ fn of_source(suite: &Suite, written: &Written, trace: usize, seed: Option<u64>) 
             }
             out
         })
+        .chain(twins)
         .collect()
 }
 
+/// The places that measure, on the source, the window an earlier place
+/// measures: a month as a number and as `YYYY-MM`, or a window as dates
+/// and as offsets. Which do depends on the trace (its first month, its
+/// first submit), so this is asked of each; a place that cannot be
+/// resolved is left to the workloads' own errors.
+fn twins(
+    suite: &Suite,
+    written: &Written,
+    trace: usize,
+    seed: Option<u64>,
+    whole: &Workload,
+) -> Vec<Failure> {
+    let plan = |place| workload_plan(suite, trace, seed, false, place, None, None);
+    let Ok(base) = plan(&Place::Whole).unwindowed(whole.clone()) else {
+        return Vec::new();
+    };
+    let places = &suite.axes.places;
+    let measured: Vec<_> = places
+        .iter()
+        .map(|p| plan(p).measured(&base).ok()?.into_iter().next())
+        .collect();
+    let mut out = Vec::new();
+    for (i, m) in measured.iter().enumerate() {
+        let Some((month, start, end)) = m else {
+            continue;
+        };
+        let first = measured[..i]
+            .iter()
+            .position(|f| f.as_ref().is_some_and(|f| (f.1, f.2) == (*start, *end)));
+        let (Some(first), Some(at)) = (first, written.places[i]) else {
+            continue;
+        };
+        let Some(first) = written.places[first] else {
+            continue;
+        };
+        out.push(Failure {
+            at,
+            key: match places[i] {
+                Place::Month(_) => "months",
+                _ => "windows",
+            },
+            trace,
+            source: whole.name.clone(),
+            why: Why::Twin {
+                first,
+                month: month.clone(),
+                start: *start,
+                end: *end,
+            },
+        });
+    }
+    out
+}
+
 fn diagnostic(f: &Failure, text: &str) -> Diagnostic {
-    let value = text.get(f.at.start..f.at.end).unwrap_or("").trim();
-    let (message, label, help) = words(&f.error, f.key, value, &f.source);
+    let written = |at: Span| text.get(at.start..at.end).unwrap_or("").trim();
+    let value = written(f.at);
+    let error = match &f.why {
+        Why::Run(error) => error,
+        Why::Twin {
+            first,
+            month,
+            start,
+            end,
+        } => {
+            let (what, which) = match month {
+                Some(m) => ("month", format!("month {m}")),
+                None => (
+                    "window",
+                    format!(
+                        "{} to {} after its first submit",
+                        format_duration(*start),
+                        format_duration(*end)
+                    ),
+                ),
+            };
+            return Diagnostic::error(
+                f.at,
+                format!(
+                    "`{value}` names the same {what} of {} as `{}`: {which}",
+                    f.source,
+                    written(*first)
+                ),
+            )
+            .with_label(format!("the same {what} again"))
+            .with_related(*first, "first here")
+            .with_help(format!(
+                "give each {what} once: two spellings of one {what} make twin cells"
+            ));
+        }
+    };
+    let (message, label, help) = words(error, f.key, value, &f.source);
     let d = Diagnostic::error(f.at, message).with_label(label);
     match help {
         Some(h) => d.with_help(h),

@@ -469,6 +469,7 @@ fn header(p: &ModelParams) -> SwfHeader {
     SwfHeader {
         lines,
         unix_start_time: Some(0),
+        source: None,
     }
 }
 

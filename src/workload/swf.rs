@@ -11,6 +11,7 @@ use flate2::read::MultiGzDecoder;
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 mod reader;
 mod scan;
@@ -99,6 +100,21 @@ pub struct SwfHeader {
     /// Comment lines without their leading `;`, in order.
     pub lines: Vec<String>,
     pub unix_start_time: Option<i64>,
+    /// Where the lines were read, so that an error quoting one names its
+    /// `file:line`; `None` for a header made in code.
+    pub source: Option<Arc<HeaderSource>>,
+}
+
+/// The file a header was read from, and its lines as read, each with its
+/// line number. Kept apart from [`SwfHeader::lines`], which transforms edit
+/// (a scaled machine's `MaxProcs`, notes): a line is found by its text, so
+/// an edited header can leave a line without a number, but the number it
+/// gives is always that of a file line reading just so.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeaderSource {
+    pub path: PathBuf,
+    /// 1-based line number and text (as in [`SwfHeader::lines`]).
+    pub lines: Vec<(usize, String)>,
 }
 
 impl SwfHeader {
@@ -157,15 +173,23 @@ impl SwfHeader {
             if !k.trim().eq_ignore_ascii_case(key) {
                 continue;
             }
-            let Some(value) = parse(v.trim()).map_err(|why| format!("header `;{line}`: {why}"))?
+            let Some(value) = parse(v.trim())
+                .map_err(|why| format!("{}header `;{line}`: {why}", self.place(line)))?
             else {
                 continue;
             };
             match &found {
                 Some((seen, first)) if *seen != value => {
+                    // At the second line, where the disagreement is found;
+                    // the first by its number, as a repeated job number is.
+                    let first_line = match self.line_number(first) {
+                        Some(n) => format!(" (line {n})"),
+                        None => String::new(),
+                    };
                     return Err(format!(
-                        "header `;{first}` and `;{line}` disagree on the {what}"
-                    ))
+                        "{}header `;{first}`{first_line} and `;{line}` disagree on the {what}",
+                        self.place(line)
+                    ));
                 }
                 Some(_) => {}
                 None => found = Some((value, line)),
@@ -174,9 +198,48 @@ impl SwfHeader {
         Ok(found.map(|(value, _)| value))
     }
 
-    fn from_lines(lines: Vec<String>) -> Self {
+    /// The 1-based number of `line` (a line of [`SwfHeader::lines`]) in
+    /// the file it was read from: the first line of that text, which is the
+    /// one [`SwfHeader::one_value`] quotes (a line it quotes is the first
+    /// of its text to say what it says). `None` for a line made in code.
+    fn line_number(&self, line: &str) -> Option<usize> {
+        let source = self.source.as_ref()?;
+        source
+            .lines
+            .iter()
+            .find(|(_, read)| read == line)
+            .map(|&(n, _)| n)
+    }
+
+    /// `file:line: ` of `line` for an error quoting it, or nothing for a
+    /// line made in code.
+    fn place(&self, line: &str) -> String {
+        match (&self.source, self.line_number(line)) {
+            (Some(source), Some(n)) => format!("{}:{n}: ", source.path.display()),
+            _ => String::new(),
+        }
+    }
+
+    /// `file:line: ` of the first `key` line with a value, for an error
+    /// about the value it gives (a time zone goalc does not know), or
+    /// nothing without one read from a file.
+    pub fn place_of(&self, key: &str) -> String {
+        let line = self.lines.iter().find(|l| {
+            l.split_once(':')
+                .is_some_and(|(k, v)| k.trim().eq_ignore_ascii_case(key) && !v.trim().is_empty())
+        });
+        line.map_or_else(String::new, |l| self.place(l))
+    }
+
+    /// The header of a trace read from `path`: its comment lines, each with
+    /// its line number.
+    fn read(path: &Path, numbered: Vec<(usize, String)>) -> Self {
         let mut h = SwfHeader {
-            lines,
+            lines: numbered.iter().map(|(_, l)| l.clone()).collect(),
+            source: Some(Arc::new(HeaderSource {
+                path: path.to_path_buf(),
+                lines: numbered,
+            })),
             ..Default::default()
         };
         // Unusable, it counts as missing here; what needs it asks
@@ -243,6 +306,10 @@ pub enum SwfError {
         line: usize,
         message: String,
     },
+    /// A header line that cannot be used: its `file:line:` begins the
+    /// message ([`SwfHeader`] knows where its lines were read).
+    #[error("{0}")]
+    Header(String),
     #[error("{path}: {message}")]
     Trace { path: PathBuf, message: String },
 }
@@ -554,7 +621,7 @@ mod tests {
     #[test]
     fn a_start_time_is_whole_seconds_in_range_or_an_error_quoting_it() {
         let start = |line: &str| {
-            let h = SwfHeader::from_lines(vec![line.to_string()]);
+            let h = SwfHeader::read(Path::new("t.swf"), vec![(1, line.to_string())]);
             (h.unix_start_time, h.start_time())
         };
         assert_eq!(start(" UnixStartTime: -5 (UTC)"), (Some(-5), Ok(Some(-5))));
@@ -565,7 +632,8 @@ mod tests {
             let e = said.unwrap_err();
             assert!(
                 e.starts_with(&format!(
-                    "header `; UnixStartTime: {bad}`: `{bad}` is not a time in whole seconds"
+                    "t.swf:1: header `; UnixStartTime: {bad}`: `{bad}` is not a time in whole \
+                     seconds"
                 )),
                 "{e}"
             );
@@ -577,15 +645,18 @@ mod tests {
     /// silence once. Lines that agree are one value.
     #[test]
     fn header_lines_of_one_key_that_disagree_are_an_error_quoting_both() {
-        let header =
-            |lines: &[&str]| SwfHeader::from_lines(lines.iter().map(|l| l.to_string()).collect());
+        // Lines 1, 2, ... of t.swf.
+        let header = |lines: &[&str]| {
+            let numbered = (1..).zip(lines.iter().map(|l| l.to_string()));
+            SwfHeader::read(Path::new("t.swf"), numbered.collect())
+        };
         let h = header(&[" UnixStartTime: 843480031", " UnixStartTime: 946684800"]);
         assert_eq!(h.unix_start_time, None);
         assert_eq!(
             h.unix_start(),
             Err(
-                "header `; UnixStartTime: 843480031` and `; UnixStartTime: 946684800` \
-                 disagree on the start time"
+                "t.swf:2: header `; UnixStartTime: 843480031` (line 1) and `; UnixStartTime: \
+                 946684800` disagree on the start time"
                     .into()
             )
         );
@@ -596,7 +667,7 @@ mod tests {
             .start_time()
             .unwrap_err();
         assert!(
-            e.starts_with("header `; UnixStartTime: soon`: `soon` is not"),
+            e.starts_with("t.swf:2: header `; UnixStartTime: soon`: `soon` is not"),
             "{e}"
         );
         let zones = |lines: &[&str]| header(lines).time_zone();
@@ -606,8 +677,8 @@ mod tests {
                 " TimeZoneString: Asia/Tokyo"
             ]),
             Err(
-                "header `; TimeZoneString: Europe/Stockholm` and `; TimeZoneString: \
-                 Asia/Tokyo` disagree on the time zone"
+                "t.swf:2: header `; TimeZoneString: Europe/Stockholm` (line 1) and \
+                 `; TimeZoneString: Asia/Tokyo` disagree on the time zone"
                     .into()
             )
         );
@@ -900,7 +971,10 @@ mod tests {
         let b = read_path(&gz, &ReadOptions::default()).unwrap();
         assert_eq!(a.jobs.len(), 40_000);
         assert_eq!(a.jobs, b.jobs);
-        assert_eq!(a.header, b.header);
+        // The same lines and numbers; only the file differs.
+        assert_eq!(a.header.lines, b.header.lines);
+        let numbered = |w: &Workload| w.header.source.as_ref().unwrap().lines.clone();
+        assert_eq!(numbered(&a), numbered(&b));
         // An error in the gzip text names the same line as in plain text.
         text.push_str("40001 1 0 1x 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n");
         let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -934,9 +1008,15 @@ mod tests {
         let marked = [BYTE_ORDER_MARK, text.as_bytes()].concat();
         let [want, _] = read_both(text.as_bytes());
         let want = want.unwrap();
+        let numbered = |w: &Workload| w.header.source.as_ref().unwrap().lines.clone();
         for got in read_both(&marked) {
             let got = got.unwrap();
-            assert_eq!((&got.jobs, &got.header), (&want.jobs, &want.header));
+            assert_eq!(
+                (&got.jobs, &got.header.lines),
+                (&want.jobs, &want.header.lines)
+            );
+            // Line 1 is still line 1.
+            assert_eq!(numbered(&got), numbered(&want));
         }
         // One anywhere else is no part of SWF.
         let late = format!("{HEADER}\u{feff}1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
@@ -1016,21 +1096,21 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "t.swf: header `; MaxProcs: {bad}`: `{bad}` is not a number of processors \
+                    "t.swf:1: header `; MaxProcs: {bad}`: `{bad}` is not a number of processors \
                      from 1 to 4294967295 (give the machine size with --procs)"
                 )
             );
         }
         let e = read("; MaxNodes: x\n").unwrap_err();
         assert!(
-            e.to_string().starts_with("t.swf: header `; MaxNodes: x`"),
+            e.to_string().starts_with("t.swf:1: header `; MaxNodes: x`"),
             "{e}"
         );
         let e = read("; MaxProcs: 8\n; MaxProcs: 16\n").unwrap_err();
         assert_eq!(
             e.to_string(),
-            "t.swf: header `; MaxProcs: 8` and `; MaxProcs: 16` disagree on the machine size \
-             (give it with --procs)"
+            "t.swf:2: header `; MaxProcs: 8` (line 1) and `; MaxProcs: 16` disagree on the \
+             machine size (give it with --procs)"
         );
         // Agreeing lines, notes after the number, and -1 for unknown.
         assert_eq!(
@@ -1051,6 +1131,39 @@ mod tests {
         )
         .unwrap();
         assert_eq!(given.procs, 3);
+    }
+
+    /// Header errors name the line, as job-line errors do: counted over
+    /// blank lines, and over the pieces a gzip text is read in for a
+    /// comment line after the jobs.
+    #[test]
+    fn header_errors_name_the_line_plain_and_gzip() {
+        const JOB: &str = "1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n";
+        let text = format!("; Version: 2.2\n\n; MaxProcs: 0\n{JOB}");
+        for got in read_both(text.as_bytes()) {
+            let e = got.unwrap_err().to_string();
+            assert!(
+                e.contains(":3: header `; MaxProcs: 0`: `0` is not a number of processors"),
+                "{e}"
+            );
+        }
+        let mut text = String::from("; Version: 2.2\n; MaxProcs: 8\n");
+        for i in 1..=40_000 {
+            text.push_str(&format!(
+                "{i} {i} 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+            ));
+        }
+        text.push_str("; MaxProcs: 16\n");
+        for got in read_both(text.as_bytes()) {
+            let e = got.unwrap_err().to_string();
+            assert!(
+                e.contains(
+                    ":40003: header `; MaxProcs: 8` (line 2) and `; MaxProcs: 16` disagree \
+                     on the machine size"
+                ),
+                "{e}"
+            );
+        }
     }
 
     #[test]

@@ -81,10 +81,15 @@ pub struct Calendar {
 pub enum CalendarError {
     /// A trace whose time zone is not known.
     #[error(
-        "trace `{trace}`: TimeZoneString `{zone}` is not a time zone name goalc knows (IANA \
-         names such as US/Eastern or Europe/Stockholm); the greedy criteria need local time"
+        "trace `{trace}`: {place}TimeZoneString `{zone}` is not a time zone name goalc knows \
+         (IANA names such as US/Eastern or Europe/Stockholm); the greedy criteria need local time"
     )]
-    Zone { trace: String, zone: String },
+    Zone {
+        trace: String,
+        /// `file:line: ` of the header line, when read from a file.
+        place: String,
+        zone: String,
+    },
     /// A `UnixStartTime` line that is there but unusable, or two lines of
     /// it or of `TimeZoneString` that disagree: taking 1970, UTC or the
     /// first line instead would put jobs in the wrong situation. Also a
@@ -110,6 +115,7 @@ impl Calendar {
             None => Tz::UTC,
             Some(name) => name.parse::<Tz>().map_err(|_| CalendarError::Zone {
                 trace: w.name.clone(),
+                place: w.header.place_of("TimeZoneString"),
                 zone: name,
             })?,
         };
@@ -250,13 +256,18 @@ mod tests {
         assert_eq!(
             e.to_string(),
             format!(
-                "trace `t`: header `; UnixStartTime: soon`: `soon` is not a time in whole \
-                 seconds since 1970 (within ±{}); the greedy criteria need local time",
+                "trace `t`: t.swf:2: header `; UnixStartTime: soon`: `soon` is not a time in \
+                 whole seconds since 1970 (within ±{}); the greedy criteria need local time",
                 crate::workload::MAX_TIME
             )
         );
         let e = Calendar::of(&trace("; TimeZoneString: Mars/Olympus\n")).unwrap_err();
         assert!(matches!(e, CalendarError::Zone { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("trace `t`: t.swf:2: TimeZoneString `Mars/Olympus` is not"),
+            "{e}"
+        );
         // Two lines that disagree: neither is taken.
         let e = Calendar::of(&trace(
             "; TimeZoneString: Europe/Stockholm\n; TimeZoneString: Asia/Tokyo\n",
@@ -264,8 +275,9 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             e.to_string(),
-            "trace `t`: header `; TimeZoneString: Europe/Stockholm` and `; TimeZoneString: \
-             Asia/Tokyo` disagree on the time zone; the greedy criteria need local time"
+            "trace `t`: t.swf:3: header `; TimeZoneString: Europe/Stockholm` (line 2) and \
+             `; TimeZoneString: Asia/Tokyo` disagree on the time zone; the greedy criteria need \
+             local time"
         );
         let e = Calendar::of(&trace("; UnixStartTime: 0\n; UnixStartTime: 86400\n")).unwrap_err();
         assert!(matches!(e, CalendarError::Header { .. }), "{e}");
@@ -280,8 +292,8 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 format!(
-                    "trace `t`: `UnixStartTime` {start} puts its submits past any calendar; \
-                     the greedy criteria need local time"
+                    "trace `t`: t.swf:2: `UnixStartTime` {start} puts its submits past any \
+                     calendar; the greedy criteria need local time"
                 )
             );
         }

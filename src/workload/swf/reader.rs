@@ -7,7 +7,8 @@ use std::path::Path;
 
 /// A trace read line by line, in as many pieces of text as it comes in.
 pub(super) struct Reader {
-    header_lines: Vec<String>,
+    /// Header lines with their line numbers (counted as `lines` is).
+    header_lines: Vec<(usize, String)>,
     dropped: Dropped,
     jobs: Vec<Job>,
     /// Job number and line of every record, and whether it is a partial
@@ -94,11 +95,12 @@ impl Reader {
             if let Some(e) = lone_carriage_return(text, start, end, path, self.lines) {
                 return Err(e);
             }
-            self.header_lines.push(
+            self.header_lines.push((
+                self.lines,
                 String::from_utf8_lossy(&text[start + 1..line_end])
                     .trim_end()
                     .to_string(),
-            );
+            ));
             return Ok(());
         }
         let record = parse_record(text, start, end, path, self.lines)
@@ -179,8 +181,11 @@ impl Reader {
                 .iter()
                 .map(|&(number, line, partial)| (number, line - from.lines + lines, partial)),
         );
-        self.header_lines
-            .extend_from_slice(&other.header_lines[from.headers..to.headers]);
+        self.header_lines.extend(
+            other.header_lines[from.headers..to.headers]
+                .iter()
+                .map(|(line, text)| (line - from.lines + lines, text.clone())),
+        );
         self.lines += to.lines - from.lines;
     }
 
@@ -227,13 +232,10 @@ impl Reader {
                 self.dropped.add(DropReason::PartialRecord);
             }
         }
-        let header = SwfHeader::from_lines(self.header_lines);
+        let header = SwfHeader::read(path, self.header_lines);
         let from_header = match opts.procs {
             Some(_) => None,
-            None => header.machine_size().map_err(|message| SwfError::Trace {
-                path: path.to_path_buf(),
-                message,
-            })?,
+            None => header.machine_size().map_err(SwfError::Header)?,
         };
         let Some(procs) = opts.procs.or(from_header) else {
             return Err(SwfError::Trace {

@@ -381,9 +381,16 @@ pub fn submit_dates(
     };
     match (date(first.submit), date(last.submit), unix_start) {
         (Some(d0), Some(d1), _) => Ok(Some((d0, d1))),
-        (.., Some(t)) => Err(format!(
-            "`UnixStartTime` {t} puts its submits past any calendar"
-        )),
+        (.., Some(t)) => {
+            // The line to look at, unless the start was set in code.
+            let place = match w.header.start_time() {
+                Ok(Some(said)) if said == t => w.header.place_of("UnixStartTime"),
+                _ => String::new(),
+            };
+            Err(format!(
+                "{place}`UnixStartTime` {t} puts its submits past any calendar"
+            ))
+        }
         (.., None) => Err(format!(
             "without `UnixStartTime` its submits, {}s to {}s after 1970-01-01, are past any \
              calendar",
