@@ -36,7 +36,9 @@ pub struct SuiteTrace {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum TraceSource {
-    /// An SWF file; with the manifest's sha256 when named from it.
+    /// An SWF file; with the manifest's sha256 when named from it, which
+    /// the checker found its text to have (a suite is only made of a
+    /// checked file).
     File {
         path: PathBuf,
         manifest_sha256: Option<String>,

@@ -156,11 +156,15 @@ fn twins(
     seed: Option<u64>,
     whole: &Workload,
 ) -> Vec<Failure> {
+    let places = &suite.axes.places;
+    if places.len() < 2 {
+        // Nothing to be the twin of: no copy of the trace to resolve on.
+        return Vec::new();
+    }
     let plan = |place| workload_plan(suite, trace, seed, false, place, None, None);
     let Ok(base) = plan(&Place::Whole).unwindowed(whole.clone()) else {
         return Vec::new();
     };
-    let places = &suite.axes.places;
     let measured: Vec<_> = places
         .iter()
         .map(|p| plan(p).measured(&base).ok()?.into_iter().next())
