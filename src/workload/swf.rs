@@ -16,6 +16,7 @@ use std::sync::Arc;
 mod reader;
 mod scan;
 mod shared;
+mod zone;
 
 use reader::Reader;
 use shared::{Piece, Queue};
@@ -274,13 +275,25 @@ impl SwfHeader {
         })
     }
 
-    /// The header's `TimeZoneString` as written (an empty one counts as
-    /// absent): `None` without one; an error quoting two lines that
-    /// disagree. Whether goalc knows the zone is for its user to say.
+    /// The header's `TimeZoneString` as first written (an empty one counts
+    /// as absent): `None` without one; an error quoting two lines that
+    /// name different zones (two names of one zone, such as `US/Eastern`
+    /// and `America/New_York`, agree). Whether goalc knows the zone is for
+    /// its user to say.
     pub fn time_zone(&self) -> Result<Option<String>, String> {
-        self.one_value("TimeZoneString", "time zone", |v| {
-            Ok((!v.is_empty()).then(|| v.to_string()))
-        })
+        let zone = self.one_value("TimeZoneString", "time zone", |v| {
+            Ok((!v.is_empty()).then(|| ZoneName(v.to_string())))
+        })?;
+        Ok(zone.map(|z| z.0))
+    }
+}
+
+/// A `TimeZoneString` value, equal to another name of the same zone.
+struct ZoneName(String);
+
+impl PartialEq for ZoneName {
+    fn eq(&self, other: &Self) -> bool {
+        zone::same_zone(&self.0, &other.0)
     }
 }
 
@@ -689,6 +702,21 @@ mod tests {
             ]),
             Ok(Some("US/Eastern".into()))
         );
+        // Two names of one zone (a link and its target) agree; the first
+        // is the one given.
+        assert_eq!(
+            zones(&[
+                " TimeZoneString: US/Eastern",
+                " TimeZoneString: America/New_York"
+            ]),
+            Ok(Some("US/Eastern".into()))
+        );
+        // Zones that agree today but not in their history do not.
+        assert!(zones(&[
+            " TimeZoneString: Europe/Paris",
+            " TimeZoneString: Europe/Berlin"
+        ])
+        .is_err());
         // An empty one says nothing, as when there is none.
         assert_eq!(
             zones(&[" TimeZoneString:", " TimeZoneString: UTC"]),

@@ -279,6 +279,12 @@ mod tests {
              `; TimeZoneString: Asia/Tokyo` disagree on the time zone; the greedy criteria need \
              local time"
         );
+        // Two names of one zone agree: the first is taken.
+        let c = Calendar::of(&trace(
+            "; TimeZoneString: US/Eastern\n; TimeZoneString: America/New_York\n",
+        ))
+        .unwrap();
+        assert_eq!(c.zone, Tz::US__Eastern);
         let e = Calendar::of(&trace("; UnixStartTime: 0\n; UnixStartTime: 86400\n")).unwrap_err();
         assert!(matches!(e, CalendarError::Header { .. }), "{e}");
     }
