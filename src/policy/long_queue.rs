@@ -14,7 +14,7 @@ pub(crate) struct LongQueue {
 
 impl LongQueue {
     /// For backfilling's kept queues: below 512 waiting jobs, keeping them
-    /// cost more than it saved on the shared traces (see the README). Small
+    /// cost more than it saved on the shared traces (see docs/performance.md). Small
     /// for unit tests, which then take every path.
     pub const BACKFILL: LongQueue = if cfg!(test) {
         LongQueue { from: 8, below: 4 }
