@@ -1552,3 +1552,30 @@ fn a_bad_cores_setting_is_said_not_ignored() {
         assert_eq!(stdout(&o), stdout(&one));
     }
 }
+
+/// Bench's results folder is named after the trace: a trace named `...swf`
+/// or `..swf` (name `..` or `.`) wrote its report into the folder above
+/// `goalc-results`, or into `goalc-results` itself, beside other results;
+/// `.swf` (no name) into `goalc-results` too.
+#[test]
+fn a_trace_named_with_dots_keeps_its_results_in_goalc_results() {
+    let work = Scratch::folder("goalc-cli-dots-");
+    for (file, folder) in [("...swf", "__"), ("..swf", "_"), (".swf", "_")] {
+        std::fs::write(work.join(file), GOOD).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
+            .args(["bench", &repo("goals/easy.goal"), "--trace", file])
+            .current_dir(&*work)
+            .env("RUST_BACKTRACE", "0")
+            .output()
+            .expect("run goalc");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let results = work.join("goalc-results").join(folder);
+        assert!(results.join("report.md").is_file(), "{}", stdout(&o));
+        assert!(!work.join("report.md").exists(), "{}", stdout(&o));
+        assert!(
+            !work.join("goalc-results/report.md").exists(),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
