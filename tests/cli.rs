@@ -1606,3 +1606,48 @@ fn a_trace_named_with_dots_keeps_its_results_in_goalc_results() {
         );
     }
 }
+
+/// A calendar month in which no job was submitted (a machine down for a
+/// month) has nothing to measure: the error names the month, where it named
+/// only the trace, so `--months all` on such a trace did not say which.
+#[test]
+fn a_month_without_jobs_is_named() {
+    let trace = scratch(
+        "gap.swf",
+        "; MaxProcs: 8\n; UnixStartTime: 0\n\
+         1 0 -1 100 4 -1 -1 4 200 -1 1 1 -1 -1 -1 -1 -1 -1\n\
+         2 6000000 -1 100 4 -1 -1 4 200 -1 1 1 -1 -1 -1 -1 -1 -1\n",
+    );
+    let err = one_line_error(&goalc(&["simulate", trace.arg(), "--months", "all"]));
+    assert!(
+        err.contains(
+            "workload `gap:1970-02` has no jobs to simulate (dropped 2: 2 outside the time window)"
+        ),
+        "{err}"
+    );
+    // A month's load it cannot reach names the month too.
+    let err = one_line_error(&goalc(&[
+        "simulate",
+        trace.arg(),
+        "--months",
+        "1",
+        "--load",
+        "0.9",
+    ]));
+    assert!(err.contains("workload `gap:1970-01` has one job"), "{err}");
+    // The months with jobs are named as before.
+    let o = goalc(&[
+        "simulate",
+        trace.arg(),
+        "--months",
+        "1,3",
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\ngap:1970-01,") && stdout(&o).contains("\ngap:1970-03,"),
+        "{}",
+        stdout(&o)
+    );
+}
