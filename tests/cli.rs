@@ -574,6 +574,23 @@ fn bench_refuses_a_results_folder_it_would_not_write() {
         );
         assert!(!out.exists(), "{format}");
     }
+    // A file as the folder was found only after every run, and their tables
+    // were lost to the error: said before anything runs.
+    let err = one_line_error(&goalc(&[
+        "bench",
+        &repo("goals/easy.goal"),
+        "--trace",
+        trace.arg(),
+        "--out",
+        trace.arg(),
+    ]));
+    assert!(
+        err.contains(&format!(
+            "{}: not a folder, so no place for the results (--out names a folder)",
+            trace.arg()
+        )),
+        "{err}"
+    );
 }
 
 #[test]

@@ -120,6 +120,16 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
                 .into(),
         ));
     }
+    // A results folder that cannot be one is said before the runs, whose
+    // tables were otherwise lost to the error after them.
+    if let Some(out) = &args.out {
+        if out.exists() && !out.is_dir() {
+            return Err(CliError::Usage(format!(
+                "{}: not a folder, so no place for the results (--out names a folder)",
+                out.display()
+            )));
+        }
+    }
     let goal_args = if args.goals.is_empty() {
         vec![PathBuf::from("goals")]
     } else {
