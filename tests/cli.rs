@@ -549,6 +549,50 @@ fn bench_refuses_budgets_out_of_range_or_twice() {
     }
 }
 
+/// `--format json`, `csv` and `markdown` write no results folder, so an
+/// `--out` beside them was dropped without a word: refused, before anything
+/// runs.
+#[test]
+fn bench_refuses_a_results_folder_it_would_not_write() {
+    let trace = scratch("out-format.swf", GOOD);
+    let out = scratch_dir("out-format-results");
+    for format in ["json", "csv", "markdown"] {
+        let o = goalc(&[
+            "bench",
+            &repo("goals/easy.goal"),
+            "--trace",
+            trace.arg(),
+            "--format",
+            format,
+            "--out",
+            out.arg(),
+        ]);
+        let err = one_line_error(&o);
+        assert!(
+            err.contains("--out names the results folder of a table run"),
+            "{format}: {err}"
+        );
+        assert!(!out.exists(), "{format}");
+    }
+    // A file as the folder was found only after every run, and their tables
+    // were lost to the error: said before anything runs.
+    let err = one_line_error(&goalc(&[
+        "bench",
+        &repo("goals/easy.goal"),
+        "--trace",
+        trace.arg(),
+        "--out",
+        trace.arg(),
+    ]));
+    assert!(
+        err.contains(&format!(
+            "{}: not a folder, so no place for the results (--out names a folder)",
+            trace.arg()
+        )),
+        "{err}"
+    );
+}
+
 #[test]
 fn bench_refuses_goals_with_errors() {
     let bad = scratch("bad-bench.goal", "owner 10*awrt(group 7)\n");
@@ -966,18 +1010,18 @@ fn bench_reports_the_effective_load_of_moldable_goals() {
     let trace = repo("traces/lublin-1000-64-s2.swf");
     let out_dir = scratch_dir("mold-results");
     let bench = |format: &str| {
-        let o = goalc(&[
-            "bench",
-            &repo("goals/mold-a-system-obf4-ef1.goal"),
-            &repo("goals/easy.goal"),
-            "--trace",
-            &trace,
-            "--format",
-            format,
-            "--full",
-            "--out",
-            out_dir.to_str().unwrap(),
-        ]);
+        let goals = [
+            repo("goals/mold-a-system-obf4-ef1.goal"),
+            repo("goals/easy.goal"),
+        ];
+        let mut args = vec![
+            "bench", &goals[0], &goals[1], "--trace", &trace, "--format", format, "--full",
+        ];
+        // Only a table run writes a results folder.
+        if format == "table" {
+            args.extend(["--out", out_dir.to_str().unwrap()]);
+        }
+        let o = goalc(&args);
         assert!(o.status.success(), "{}", stderr(&o));
         stdout(&o)
     };
@@ -1551,4 +1595,76 @@ fn a_bad_cores_setting_is_said_not_ignored() {
         );
         assert_eq!(stdout(&o), stdout(&one));
     }
+}
+
+/// Bench's results folder is named after the trace: a trace named `...swf`
+/// or `..swf` (name `..` or `.`) wrote its report into the folder above
+/// `goalc-results`, or into `goalc-results` itself, beside other results;
+/// `.swf` (no name) into `goalc-results` too.
+#[test]
+fn a_trace_named_with_dots_keeps_its_results_in_goalc_results() {
+    let work = Scratch::folder("goalc-cli-dots-");
+    for (file, folder) in [("...swf", "__"), ("..swf", "_"), (".swf", "_")] {
+        std::fs::write(work.join(file), GOOD).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
+            .args(["bench", &repo("goals/easy.goal"), "--trace", file])
+            .current_dir(&*work)
+            .env("RUST_BACKTRACE", "0")
+            .output()
+            .expect("run goalc");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let results = work.join("goalc-results").join(folder);
+        assert!(results.join("report.md").is_file(), "{}", stdout(&o));
+        assert!(!work.join("report.md").exists(), "{}", stdout(&o));
+        assert!(
+            !work.join("goalc-results/report.md").exists(),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
+
+/// A calendar month in which no job was submitted (a machine down for a
+/// month) has nothing to measure: the error names the month, where it named
+/// only the trace, so `--months all` on such a trace did not say which.
+#[test]
+fn a_month_without_jobs_is_named() {
+    let trace = scratch(
+        "gap.swf",
+        "; MaxProcs: 8\n; UnixStartTime: 0\n\
+         1 0 -1 100 4 -1 -1 4 200 -1 1 1 -1 -1 -1 -1 -1 -1\n\
+         2 6000000 -1 100 4 -1 -1 4 200 -1 1 1 -1 -1 -1 -1 -1 -1\n",
+    );
+    let err = one_line_error(&goalc(&["simulate", trace.arg(), "--months", "all"]));
+    assert!(
+        err.contains(
+            "workload `gap:1970-02` has no jobs to simulate (dropped 2: 2 outside the time window)"
+        ),
+        "{err}"
+    );
+    // A month's load it cannot reach names the month too.
+    let err = one_line_error(&goalc(&[
+        "simulate",
+        trace.arg(),
+        "--months",
+        "1",
+        "--load",
+        "0.9",
+    ]));
+    assert!(err.contains("workload `gap:1970-01` has one job"), "{err}");
+    // The months with jobs are named as before.
+    let o = goalc(&[
+        "simulate",
+        trace.arg(),
+        "--months",
+        "1,3",
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("\ngap:1970-01,") && stdout(&o).contains("\ngap:1970-03,"),
+        "{}",
+        stdout(&o)
+    );
 }

@@ -18,7 +18,9 @@ pub struct Written {
 /// A folder name for these runs, the same for the same workloads (no
 /// timestamp, so a rerun replaces its results): the first workload's name,
 /// and how many more there are, with characters a file system may refuse
-/// replaced by `_`.
+/// replaced by `_`. A name of dots alone, or none (the traces `...swf`,
+/// `..swf` and `.swf`), is dots made `_` too: as `..`, `.` or nothing the
+/// folder would be the parent of `goalc-results` or that folder itself.
 pub fn folder_name(reports: &[RunReport]) -> String {
     let mut traces: Vec<&str> = Vec::new();
     for r in reports {
@@ -37,6 +39,9 @@ pub fn folder_name(reports: &[RunReport]) -> String {
             }
         })
         .collect();
+    if name.chars().all(|c| c == '.') {
+        name = "_".repeat(name.len().max(1));
+    }
     if traces.len() > 1 {
         name += &format!("+{}-more", traces.len() - 1);
     }

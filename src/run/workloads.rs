@@ -395,8 +395,13 @@ impl WorkloadPlan {
                     warmup: self.warmup,
                     cooldown: self.cooldown,
                 };
-                let mut m = self.shape(w.clone(), Some(window))?;
-                m.name = format!("{}:{label}", w.name);
+                // Named for its month from the start, so that an error
+                // (no jobs in the month, a load it cannot reach) says which.
+                let name = format!("{}:{label}", w.name);
+                let mut m = w.clone();
+                m.name.clone_from(&name);
+                let mut m = self.shape(m, Some(window))?;
+                m.name = name;
                 Ok(m)
             })
             .collect()

@@ -148,13 +148,13 @@ impl std::fmt::Display for Count {
 
 /// A load in an error, as given or to `decimals`, within a plausible
 /// range; beyond it in scientific notation (a mistyped 1e300 is not 300
-/// digits).
+/// digits). Zero is plain `0`, not `0e0`.
 struct Load(f64, Option<usize>);
 
 impl std::fmt::Display for Load {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match *self {
-            Load(x, _) if !(1e-4..1e6).contains(&x.abs()) => write!(f, "{x:e}"),
+            Load(x, _) if x != 0.0 && !(1e-4..1e6).contains(&x.abs()) => write!(f, "{x:e}"),
             Load(x, Some(decimals)) => write!(f, "{x:.decimals$}"),
             Load(x, None) => write!(f, "{x}"),
         }
@@ -957,6 +957,15 @@ mod tests {
         assert_eq!(
             TransformError::BadFactor(1e-300).to_string(),
             "load factor must be at least 1, got 1e-300"
+        );
+        // `--load 0` is said as given, not as `0e0`.
+        assert_eq!(
+            TransformError::BadLoad(0.0).to_string(),
+            "target load must be a positive number, got 0"
+        );
+        assert_eq!(
+            TransformError::BadFactor(0.0).to_string(),
+            "load factor must be at least 1, got 0"
         );
     }
 
