@@ -106,6 +106,10 @@ pub struct SwfHeader {
     pub source: Option<Arc<HeaderSource>>,
 }
 
+/// A header line as read: its number, its text, and its bytes when they
+/// are not UTF-8 (the text then has U+FFFD in their place).
+type HeaderLine = (usize, String, Option<Box<[u8]>>);
+
 /// The file a header was read from, and its lines as read, each with its
 /// line number. Kept apart from [`SwfHeader::lines`], which transforms edit
 /// (a scaled machine's `MaxProcs`, notes): a line is found by its text, so
@@ -116,6 +120,24 @@ pub struct HeaderSource {
     pub path: PathBuf,
     /// 1-based line number and text (as in [`SwfHeader::lines`]).
     pub lines: Vec<(usize, String)>,
+    /// The bytes of the lines that are not UTF-8, by line number: their
+    /// text has U+FFFD in place of what it cannot say, and [`write`] gives
+    /// such a line, left as read, its own bytes back.
+    pub bytes: Vec<(usize, Box<[u8]>)>,
+}
+
+impl HeaderSource {
+    /// The bytes read for a header line of this text that is not UTF-8.
+    fn bytes_of(&self, line: &str) -> Option<&[u8]> {
+        if self.bytes.is_empty() {
+            return None;
+        }
+        let (n, _) = self.lines.iter().find(|(_, read)| read == line)?;
+        self.bytes
+            .iter()
+            .find(|(m, _)| m == n)
+            .map(|(_, bytes)| &bytes[..])
+    }
 }
 
 impl SwfHeader {
@@ -234,12 +256,21 @@ impl SwfHeader {
 
     /// The header of a trace read from `path`: its comment lines, each with
     /// its line number.
-    fn read(path: &Path, numbered: Vec<(usize, String)>) -> Self {
+    fn read(path: &Path, read: Vec<HeaderLine>) -> Self {
+        let mut lines = Vec::with_capacity(read.len());
+        let mut bytes = Vec::new();
+        for (n, line, raw) in read {
+            if let Some(raw) = raw {
+                bytes.push((n, raw));
+            }
+            lines.push((n, line));
+        }
         let mut h = SwfHeader {
-            lines: numbered.iter().map(|(_, l)| l.clone()).collect(),
+            lines: lines.iter().map(|(_, l)| l.clone()).collect(),
             source: Some(Arc::new(HeaderSource {
                 path: path.to_path_buf(),
-                lines: numbered,
+                lines,
+                bytes,
             })),
             ..Default::default()
         };
@@ -563,7 +594,14 @@ pub fn write<'a, W: Write>(
     records: impl IntoIterator<Item = &'a SwfRecord>,
 ) -> io::Result<()> {
     for line in &header.lines {
-        writeln!(out, ";{line}")?;
+        match header.source.as_ref().and_then(|s| s.bytes_of(line)) {
+            Some(bytes) => {
+                out.write_all(b";")?;
+                out.write_all(bytes)?;
+                out.write_all(b"\n")?;
+            }
+            None => writeln!(out, ";{line}")?,
+        }
     }
     for r in records {
         writeln!(out, "{}", RecordLine(r))?;
@@ -634,7 +672,7 @@ mod tests {
     #[test]
     fn a_start_time_is_whole_seconds_in_range_or_an_error_quoting_it() {
         let start = |line: &str| {
-            let h = SwfHeader::read(Path::new("t.swf"), vec![(1, line.to_string())]);
+            let h = SwfHeader::read(Path::new("t.swf"), vec![(1, line.to_string(), None)]);
             (h.unix_start_time, h.start_time())
         };
         assert_eq!(start(" UnixStartTime: -5 (UTC)"), (Some(-5), Ok(Some(-5))));
@@ -660,7 +698,9 @@ mod tests {
     fn header_lines_of_one_key_that_disagree_are_an_error_quoting_both() {
         // Lines 1, 2, ... of t.swf.
         let header = |lines: &[&str]| {
-            let numbered = (1..).zip(lines.iter().map(|l| l.to_string()));
+            let numbered = (1..)
+                .zip(lines.iter())
+                .map(|(n, l)| (n, l.to_string(), None));
             SwfHeader::read(Path::new("t.swf"), numbered.collect())
         };
         let h = header(&[" UnixStartTime: 843480031", " UnixStartTime: 946684800"]);
@@ -947,6 +987,33 @@ mod tests {
         let again = parse(&out[..], Path::new("s.swf"), "s", &ReadOptions::default()).unwrap();
         let waits: Vec<i64> = again.jobs.iter().map(|j| j.swf.wait).collect();
         assert_eq!(waits, [0, MAX_TIME, 2 * MAX_TIME]);
+    }
+
+    /// A comment that is not UTF-8 (Latin-1 here) is written back in its
+    /// own bytes, where U+FFFD once took their place without a word; a
+    /// line a transform edits is its text.
+    #[test]
+    fn a_header_line_that_is_not_utf8_is_written_back_as_read() {
+        let mut text = b"; MaxProcs: 4\n; Installation: Universit\xe4t \xa0 \r\n".to_vec();
+        text.extend_from_slice(b"1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
+        let w = parse(&text[..], Path::new("t.swf"), "t", &ReadOptions::default()).unwrap();
+        assert_eq!(
+            w.header.lines[1],
+            " Installation: Universit\u{fffd}t \u{fffd}"
+        );
+        let mut out = Vec::new();
+        write_schedule(&mut out, &w, "fcfs", [Some((0, 10))]).unwrap();
+        assert!(
+            out.starts_with(b"; MaxProcs: 4\n; Installation: Universit\xe4t \xa0\n; Note:"),
+            "{}",
+            String::from_utf8_lossy(&out)
+        );
+        // A line a transform edits is written as its text.
+        let mut edited = w.clone();
+        edited.header.lines[1] = " Installation: elsewhere".into();
+        let mut out = Vec::new();
+        write(&mut out, &edited.header, edited.jobs.iter().map(|j| &j.swf)).unwrap();
+        assert!(out.starts_with(b"; MaxProcs: 4\n; Installation: elsewhere\n1 "));
     }
 
     #[test]

@@ -1,14 +1,16 @@
 //! One trace's text read line by line into jobs, in as many pieces as it
 //! comes in; readers of separate pieces are appended in file order.
 
-use super::{job_from_record, scan, ReadOptions, SwfError, SwfHeader, SwfRecord, FIELD_NAMES};
+use super::{
+    job_from_record, scan, HeaderLine, ReadOptions, SwfError, SwfHeader, SwfRecord, FIELD_NAMES,
+};
 use crate::workload::{DropReason, Dropped, Job, Workload, MAX_TIME};
 use std::path::Path;
 
 /// A trace read line by line, in as many pieces of text as it comes in.
 pub(super) struct Reader {
     /// Header lines with their line numbers (counted as `lines` is).
-    header_lines: Vec<(usize, String)>,
+    header_lines: Vec<HeaderLine>,
     dropped: Dropped,
     jobs: Vec<Job>,
     /// Job number and line of every record, and whether it is a partial
@@ -95,12 +97,17 @@ impl Reader {
             if let Some(e) = lone_carriage_return(text, start, end, path, self.lines) {
                 return Err(e);
             }
-            self.header_lines.push((
-                self.lines,
-                String::from_utf8_lossy(&text[start + 1..line_end])
-                    .trim_end()
-                    .to_string(),
-            ));
+            let line = &text[start + 1..line_end];
+            self.header_lines.push(match std::str::from_utf8(line) {
+                Ok(line) => (self.lines, line.trim_end().to_string(), None),
+                // Kept as read too, so that a schedule written back gives
+                // the header its own bytes (a comment in Latin-1, say).
+                Err(_) => (
+                    self.lines,
+                    String::from_utf8_lossy(line).trim_end().to_string(),
+                    Some(line.trim_ascii_end().into()),
+                ),
+            });
             return Ok(());
         }
         let record = parse_record(text, start, end, path, self.lines)
@@ -184,7 +191,9 @@ impl Reader {
         self.header_lines.extend(
             other.header_lines[from.headers..to.headers]
                 .iter()
-                .map(|(line, text)| (line - from.lines + lines, text.clone())),
+                .map(|(line, text, bytes)| {
+                    (line - from.lines + lines, text.clone(), bytes.clone())
+                }),
         );
         self.lines += to.lines - from.lines;
     }
