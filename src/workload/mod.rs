@@ -116,7 +116,7 @@ pub enum DropReason {
     ProcsMissing,
     /// Wider than the machine.
     TooWide,
-    /// Submit time missing (negative).
+    /// Submit time missing (-1) or negative.
     SubmitMissing,
     /// Outside the time window, warm-up and cool-down included.
     OutsideWindow,
@@ -133,7 +133,7 @@ impl fmt::Display for DropReason {
             DropReason::RuntimeMissing => "run time missing or <= 0",
             DropReason::ProcsMissing => "processors missing or <= 0",
             DropReason::TooWide => "wider than the machine",
-            DropReason::SubmitMissing => "submit time missing",
+            DropReason::SubmitMissing => "submit time missing or < 0",
             DropReason::OutsideWindow => "outside the time window",
             DropReason::PastFirstJobs => "after the first jobs kept",
             DropReason::PartialRecord => {

@@ -1016,6 +1016,18 @@ mod tests {
         assert!(out.starts_with(b"; MaxProcs: 4\n; Installation: elsewhere\n1 "));
     }
 
+    /// A negative submit time is dropped as a missing one is, and said so.
+    #[test]
+    fn a_negative_submit_time_is_dropped_and_said() {
+        let w = parse_str(&format!(
+            "{HEADER}1 -5 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+             2 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n"
+        ))
+        .unwrap();
+        assert_eq!(w.jobs.len(), 1);
+        assert_eq!(w.dropped.to_string(), "1 submit time missing or < 0");
+    }
+
     #[test]
     fn the_largest_time_reads_fine() {
         let max = MAX_TIME.to_string();
