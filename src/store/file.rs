@@ -124,7 +124,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let mut tmp = target.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(|e| StoreError::io(&tmp, e))?;
+    // An error names the file asked for: the temporary one beside it is
+    // not the user's (a missing folder is the same for both).
+    std::fs::write(&tmp, bytes).map_err(|e| StoreError::io(path, e))?;
     std::fs::rename(&tmp, &target).map_err(|e| StoreError::io(path, e))
 }
 
@@ -366,6 +368,14 @@ mod tests {
         let e = write_atomically(&dir.path().join("null"), b"x").unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
         assert!(!Path::new("/dev/null.tmp").exists());
+        // A folder that is not there is said for the file asked for.
+        let missing = dir.path().join("none").join("m.jsonl");
+        let e = write_atomically(&missing, b"x").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with(&format!("{}: ", missing.display())),
+            "{e}"
+        );
         // A link that leads back to itself.
         std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
         let e = write_atomically(&dir.path().join("loop"), b"x").unwrap_err();
