@@ -15,6 +15,28 @@ fn goalc(args: &[&str]) -> Output {
         .expect("run goalc")
 }
 
+/// `--schedule-out -` is refused: it made a file named `-` where the
+/// user meant standard output, which holds the table.
+#[test]
+fn schedule_out_dash_is_refused_and_makes_no_file() {
+    let path = scratch("good-dash.swf", GOOD);
+    let dir = scratch_dir("dash-cwd");
+    std::fs::create_dir_all(&*dir).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
+        .args(["simulate", path.to_str().unwrap(), "--policy", "easy"])
+        .args(["--schedule-out", "-"])
+        .current_dir(&*dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--schedule-out -: standard output"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("-").exists());
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }

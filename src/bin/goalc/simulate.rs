@@ -70,6 +70,14 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             i + 1
         )));
     }
+    // `-` is standard output elsewhere (`generate -o -`); here that holds
+    // the table, and a file named `-` is made by mistake.
+    if args.schedule_out.as_deref() == Some(std::path::Path::new("-")) {
+        return Err(CliError::Usage(
+            "--schedule-out -: standard output carries the table; give the schedule a file name"
+                .into(),
+        ));
+    }
     if args.schedule_out.is_some() && specs.len() != 1 {
         return Err(CliError::Usage(
             "--schedule-out takes exactly one --policy".into(),
