@@ -15,6 +15,28 @@ fn goalc(args: &[&str]) -> Output {
         .expect("run goalc")
 }
 
+/// Workload options out of range are refused as the command line is read,
+/// naming the option, before any trace is read.
+#[test]
+fn workload_options_out_of_range_name_the_option() {
+    for (args, option) in [
+        (&["--load", "0"][..], "'--load <LOAD>'"),
+        (&["--load", "nan"], "'--load <LOAD>'"),
+        (&["--load-factor", "1,0.5"], "'--load-factor <F>'"),
+        (&["--model-jobs", "0"], "'--model-jobs <MODEL_JOBS>'"),
+        (&["--model-procs", "0"], "'--model-procs <MODEL_PROCS>'"),
+        (&["--scale-to", "0"], "'--scale-to <PROCS>'"),
+        (
+            &["--scale-to", "64", "--scale-enlarge", "2"],
+            "'--scale-enlarge <P>'",
+        ),
+    ] {
+        let o = goalc(&[&["simulate", "missing.swf"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(option), "{args:?}: {}", stderr(&o));
+    }
+}
+
 /// `--schedule-out -` is refused: it made a file named `-` where the
 /// user meant standard output, which holds the table.
 #[test]
@@ -389,27 +411,20 @@ fn scale_to_refuses_bad_settings_in_one_line() {
     };
     for (extra, says) in [
         (
-            &["--scale-to", "0"][..],
-            "the machine to scale to must have at least 1 processor, got 0",
-        ),
-        (
-            &["--scale-to", "5"],
+            &["--scale-to", "5"][..],
             "runs on 10 processors; scaling it to 5 would shrink it",
         ),
         (
             &["--scale-to", "20", "--scale-factor", "40"],
             "scale factor must be a number from 1 to 20 (the new machine's processors), got 40",
         ),
-        (
-            &["--scale-to", "20", "--scale-enlarge", "2"],
-            "share of enlarged jobs must be a number from 0 to 1, got 2",
-        ),
     ] {
         let err = one_line_error(&run(extra));
         assert!(err.contains(says), "{extra:?}: {err}");
     }
-    // Usage errors: a setting of --scale-to without it, a factor that is
-    // not one.
+    // Usage errors: a machine of no processors, a share that is not one
+    // (see `workload_options_out_of_range_name_the_option`), a setting of
+    // --scale-to without it, a factor that is not one.
     let o = run(&["--scale-factor", "exact"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--scale-to"), "{}", stderr(&o));

@@ -27,7 +27,7 @@ pub struct WorkloadArgs {
     /// widened by the work factor f or submitted f times (--scale-enlarge),
     /// so the work grows by f; windows and --load then apply to the scaled
     /// trace
-    #[arg(long, value_name = "PROCS")]
+    #[arg(long, value_name = "PROCS", value_parser = clap::value_parser!(u32).range(1..))]
     pub scale_to: Option<u32>,
     /// The work factor of --scale-to: `awrt` finds it by simulation, from
     /// PROCS/m up, so that EASY's AWRT on PROCS matches the original's on
@@ -37,7 +37,7 @@ pub struct WorkloadArgs {
     pub scale_factor: ScaleFactor,
     /// Share of jobs --scale-to widens; the others are duplicated (0.5 fits
     /// the job counts of GREEDY's Table I)
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_ENLARGE, requires = "scale_to")]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_ENLARGE, requires = "scale_to", value_parser = parse_share)]
     pub scale_enlarge: f64,
     /// Seed of --scale-to's random choices
     #[arg(long, value_name = "N", default_value_t = 1, requires = "scale_to")]
@@ -62,24 +62,24 @@ pub struct WorkloadArgs {
     #[arg(long, value_parser = parse_duration, default_value = "0")]
     pub cooldown: Time,
     /// Scale the offered load to this value (e.g. 0.9)
-    #[arg(long)]
+    #[arg(long, value_parser = parse_load)]
     pub load: Option<f64>,
     /// How --load scales: shrink inter-arrival times (GOAL) or stretch run times (MOLD)
     #[arg(long, default_value = "arrivals", value_parser = names::<LoadBy>(&LoadBy::NAMES))]
     pub load_by: LoadBy,
     /// QOPS load factors relative to the trace, e.g. 1.0,1.2,1.4,1.6: one
     /// workload per factor, made by --factor-by
-    #[arg(long, value_delimiter = ',', value_name = "F")]
+    #[arg(long, value_delimiter = ',', value_name = "F", value_parser = parse_load_factor)]
     pub load_factor: Vec<f64>,
     /// How load factors add load: duplicated jobs at random times (each
     /// higher factor a superset of the lower) or expanded run times
     #[arg(long, default_value = "duplication", value_parser = names::<FactorBy>(&FactorBy::NAMES))]
     pub factor_by: FactorBy,
     /// Built-in model: number of jobs [default: 10000; `bench` on the model: 3000]
-    #[arg(long)]
+    #[arg(long, value_parser = parse_count)]
     pub model_jobs: Option<usize>,
     /// Built-in model: processors of the machine [default: 128]
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub model_procs: Option<u32>,
     /// Built-in model: random seed [default: 1]
     #[arg(long)]
@@ -190,6 +190,34 @@ fn parse_count(s: &str) -> Result<usize, String> {
         Ok(0) => Err("must be at least 1".to_string()),
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A number the option's own check refuses is said at parse time, so that
+/// the error names the option; the workload's checks say the same later
+/// (a suite names its own keys).
+fn parse_number(s: &str) -> Result<f64, String> {
+    s.parse::<f64>().map_err(|e| e.to_string())
+}
+
+fn parse_load(s: &str) -> Result<f64, String> {
+    match parse_number(s)? {
+        x if x.is_finite() && x > 0.0 => Ok(x),
+        _ => Err("must be a positive number".into()),
+    }
+}
+
+fn parse_load_factor(s: &str) -> Result<f64, String> {
+    match parse_number(s)? {
+        x if x.is_finite() && x >= 1.0 => Ok(x),
+        _ => Err("must be a number of at least 1".into()),
+    }
+}
+
+fn parse_share(s: &str) -> Result<f64, String> {
+    match parse_number(s)? {
+        x if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("must be a number from 0 to 1".into()),
     }
 }
 
