@@ -1672,13 +1672,31 @@ fn a_month_without_jobs_is_named() {
          1 0 -1 100 4 -1 -1 4 200 -1 1 1 -1 -1 -1 -1 -1 -1\n\
          2 6000000 -1 100 4 -1 -1 4 200 -1 1 1 -1 -1 -1 -1 -1 -1\n",
     );
-    let err = one_line_error(&goalc(&["simulate", trace.arg(), "--months", "all"]));
+    // Named on its own, the month without jobs is an error naming it.
+    let err = one_line_error(&goalc(&["simulate", trace.arg(), "--months", "2"]));
     assert!(
         err.contains(
             "workload `gap:1970-02` has no jobs to simulate (dropped 2: 2 outside the time window)"
         ),
         "{err}"
     );
+    // `all` is every month in which a job is submitted: February is passed.
+    let o = goalc(&[
+        "simulate",
+        trace.arg(),
+        "--months",
+        "all",
+        "--format",
+        "csv",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = stdout(&o);
+    let rows: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(rows, ["gap:1970-01", "gap:1970-03"], "{csv}");
     // A month's load it cannot reach names the month too.
     let err = one_line_error(&goalc(&[
         "simulate",

@@ -416,7 +416,17 @@ impl WorkloadPlan {
     ) -> Result<Vec<(String, Time, Time)>, RunError> {
         let months = transform::calendar_months(w)?;
         let chosen: Vec<&(String, Time, Time)> = if spec.trim() == "all" {
-            months.iter().collect()
+            // Every month in which a job is submitted: one without (the
+            // machine down for a month) has nothing to measure, and would
+            // stop the run. A month named on its own must have one.
+            let first = w.jobs.first().map_or(0, |j| j.submit);
+            months
+                .iter()
+                .filter(|(_, start, end)| {
+                    let at = w.jobs.partition_point(|j| j.submit - first < *start);
+                    w.jobs.get(at).is_some_and(|j| j.submit - first < *end)
+                })
+                .collect()
         } else {
             spec.split(',')
                 .map(|item| {

@@ -50,9 +50,10 @@ pub struct WorkloadArgs {
     /// END exclusive)
     #[arg(long, value_parser = parse_window)]
     pub window: Option<WindowSpec>,
-    /// Calendar months (UTC) of each trace as measured windows: `all`, or
-    /// 1-based numbers and YYYY-MM, comma-separated; with --warmup 7d
-    /// --cooldown 7d --load 0.9 this is the GOAL paper's set-up
+    /// Calendar months (UTC) of each trace as measured windows: `all` (each
+    /// month in which a job is submitted), or 1-based numbers and YYYY-MM,
+    /// comma-separated; with --warmup 7d --cooldown 7d --load 0.9 this is
+    /// the GOAL paper's set-up
     #[arg(long, value_name = "MONTHS", conflicts_with = "window")]
     pub months: Option<String>,
     /// Jobs submitted this long before the window are simulated but not measured
