@@ -127,12 +127,13 @@ pub struct HeaderSource {
 }
 
 impl HeaderSource {
-    /// The bytes read for a header line of this text that is not UTF-8.
-    fn bytes_of(&self, line: &str) -> Option<&[u8]> {
+    /// The bytes read for the `k`th (from 0) header line of this text, when
+    /// it is not UTF-8: two such lines may read the same with U+FFFD.
+    fn bytes_of(&self, line: &str, k: usize) -> Option<&[u8]> {
         if self.bytes.is_empty() {
             return None;
         }
-        let (n, _) = self.lines.iter().find(|(_, read)| read == line)?;
+        let (n, _) = self.lines.iter().filter(|(_, read)| read == line).nth(k)?;
         self.bytes
             .iter()
             .find(|(m, _)| m == n)
@@ -593,8 +594,12 @@ pub fn write<'a, W: Write>(
     header: &SwfHeader,
     records: impl IntoIterator<Item = &'a SwfRecord>,
 ) -> io::Result<()> {
-    for line in &header.lines {
-        match header.source.as_ref().and_then(|s| s.bytes_of(line)) {
+    for (i, line) in header.lines.iter().enumerate() {
+        let bytes = header.source.as_ref().and_then(|s| {
+            let k = header.lines[..i].iter().filter(|l| *l == line).count();
+            s.bytes_of(line, k)
+        });
+        match bytes {
             Some(bytes) => {
                 out.write_all(b";")?;
                 out.write_all(bytes)?;
@@ -995,6 +1000,8 @@ mod tests {
     #[test]
     fn a_header_line_that_is_not_utf8_is_written_back_as_read() {
         let mut text = b"; MaxProcs: 4\n; Installation: Universit\xe4t \xa0 \r\n".to_vec();
+        // Two lines that read the same with U+FFFD keep their own bytes.
+        text.extend_from_slice(b"; Note: caf\xe9\n; Note: caf\xe8\n");
         text.extend_from_slice(b"1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n");
         let w = parse(&text[..], Path::new("t.swf"), "t", &ReadOptions::default()).unwrap();
         assert_eq!(
@@ -1004,7 +1011,10 @@ mod tests {
         let mut out = Vec::new();
         write_schedule(&mut out, &w, "fcfs", [Some((0, 10))]).unwrap();
         assert!(
-            out.starts_with(b"; MaxProcs: 4\n; Installation: Universit\xe4t \xa0\n; Note:"),
+            out.starts_with(
+                b"; MaxProcs: 4\n; Installation: Universit\xe4t \xa0\n; Note: caf\xe9\n\
+                  ; Note: caf\xe8\n; Note: schedule"
+            ),
             "{}",
             String::from_utf8_lossy(&out)
         );
@@ -1013,7 +1023,9 @@ mod tests {
         edited.header.lines[1] = " Installation: elsewhere".into();
         let mut out = Vec::new();
         write(&mut out, &edited.header, edited.jobs.iter().map(|j| &j.swf)).unwrap();
-        assert!(out.starts_with(b"; MaxProcs: 4\n; Installation: elsewhere\n1 "));
+        assert!(out.starts_with(
+            b"; MaxProcs: 4\n; Installation: elsewhere\n; Note: caf\xe9\n; Note: caf\xe8\n1 "
+        ));
     }
 
     /// A negative submit time is dropped as a missing one is, and said so.

@@ -3,9 +3,10 @@
 //! The IANA database keeps old names as links to current ones (`US/Eastern`
 //! for `America/New_York`, `Japan` for `Asia/Tokyo`), and traces use both.
 //! chrono-tz gives each name its own copy of the rules and does not say
-//! which names are links, so two names are compared by what their rules do:
-//! the same UTC offset at every second from 1800 to 2200, which covers
-//! every transition the database records and the rules that go on after.
+//! which names are links, so two names are compared by what their rules do
+//! from 1800 to 2200 (every transition the database records, and the rules
+//! that go on after): the same UTC offset at the start of every day, and
+//! the same second for a change of offset within a day.
 
 use chrono::{DateTime, Offset, TimeZone};
 use chrono_tz::Tz;
