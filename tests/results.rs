@@ -475,3 +475,26 @@ fn months_are_bars_in_calendar_order() {
     }
     assert!(render(&plots::svg(bars).unwrap(), false).0 > 0);
 }
+
+#[test]
+fn a_measure_no_cell_has_is_skipped_not_drawn_empty() {
+    // No goal of the fixture has user groups or admission: a plot of
+    // `owner_obj` or `missed` would be empty axes, so it is said, not drawn.
+    let (_, records) = fixture();
+    let plan = plots::plan(records, &["owner_obj", "missed", "avg_wait_s"], &[]);
+    let files: Vec<&str> = plan.plots.iter().map(|p| p.file.as_str()).collect();
+    assert!(files.contains(&"load-avg_wait_s.svg"), "{files:?}");
+    assert!(files.contains(&"windows-avg_wait_s.svg"), "{files:?}");
+    for m in ["owner_obj", "missed"] {
+        for what in ["load", "windows"] {
+            let file = format!("{what}-{m}.svg");
+            assert!(!files.contains(&file.as_str()), "{files:?}");
+            assert!(
+                plan.skipped
+                    .contains(&format!("{file}: skipped, no cell has {m}")),
+                "{:?}",
+                plan.skipped
+            );
+        }
+    }
+}

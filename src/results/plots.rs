@@ -189,6 +189,11 @@ pub fn plan(records: &[Record], measures: &[&str], scatters: &[(&str, &str)]) ->
             continue;
         }
         let (series, most) = series(&recs, goal_key, |r| r.axes.load, |r| measure(&r.report, m));
+        if series.is_empty() {
+            plan.skipped
+                .push(format!("{file}: skipped, no cell has {m}"));
+            continue;
+        }
         plan.plots.push(Plot {
             file,
             title: format!("{m} against offered load{}", mean_note(most)),
@@ -220,8 +225,14 @@ pub fn plan(records: &[Record], measures: &[&str], scatters: &[(&str, &str)]) ->
                 categories.iter().position(|c| *c == p).map(|i| i as f64)
             };
             let (series, most) = series(&recs, goal_key, index, |r| measure(&r.report, m));
+            let file = format!("{what}-{}.svg", file_part(m));
+            if series.is_empty() {
+                plan.skipped
+                    .push(format!("{file}: skipped, no cell has {m}"));
+                continue;
+            }
             plan.plots.push(Plot {
-                file: format!("{what}-{}.svg", file_part(m)),
+                file,
                 title: format!("{m} per {}{}", &what[..what.len() - 1], mean_note(most)),
                 x: what[..what.len() - 1].to_string(),
                 y: m.to_string(),
