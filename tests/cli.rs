@@ -1723,3 +1723,41 @@ fn a_month_without_jobs_is_named() {
         stdout(&o)
     );
 }
+
+/// The first line of bench on the model says why it took exact run
+/// times only when it took them: with `--user-estimates` it did not.
+#[test]
+fn bench_model_defaults_line_says_exact_run_times_only_when_taken() {
+    let goal = Path::new(env!("CARGO_MANIFEST_DIR")).join("goals/easy.goal");
+    let goal = goal.to_str().unwrap();
+    let out = Scratch::folder("goalc-cli-defaults-");
+    let first_line = |extra: &[&str]| {
+        // On the model, whatever the environment holds.
+        let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
+            .args(["bench", goal, "--model-jobs", "200", "--out", out.arg()])
+            .args(extra)
+            .env_remove("GOALC_TRACES")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout)
+            .split("\n    ")
+            .collect::<Vec<_>>()
+            .join(" ")
+            .lines()
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    let exact = first_line(&[]);
+    assert!(
+        exact.contains("--exact-estimates (exact run times"),
+        "{exact}"
+    );
+    let user = first_line(&["--user-estimates"]);
+    assert!(
+        user.contains("bench's defaults --load 0.85 --model-users 64;"),
+        "{user}"
+    );
+    assert!(!user.contains("exact run times"), "{user}");
+}

@@ -224,9 +224,14 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let setup = if defaults.is_empty() {
         String::new()
     } else {
+        // The reason for exact run times only where they were taken.
+        let why = if defaults.iter().any(|d| d == "--exact-estimates") {
+            " (exact run times as the GOAL and QOPS papers assume; --user-estimates keeps the model's)"
+        } else {
+            ""
+        };
         format!(
-            "built-in Lublin-Feitelson model with bench's defaults {} (exact run times as the GOAL and QOPS \
-             papers assume; --user-estimates keeps the model's); give any to change it\n",
+            "built-in Lublin-Feitelson model with bench's defaults {}{why}; give any to change it\n",
             defaults.join(" ")
         )
     };
