@@ -1208,6 +1208,53 @@ fn train_refuses_to_write_over_its_template_or_its_output() {
     assert_eq!(std::fs::read_to_string(template.arg()).unwrap(), before);
 }
 
+/// A training trace named as -o or --checkpoint is refused before
+/// training: the trace is read first and would be written over at the end.
+#[test]
+fn train_refuses_to_write_over_a_training_trace() {
+    let trace = scratch(
+        "clobber-trace.swf",
+        &std::fs::read_to_string(repo("traces/lublin-1000-64-s2.swf")).unwrap(),
+    );
+    let before = std::fs::read_to_string(trace.arg()).unwrap();
+    let out = scratch_dir("clobber-trace-out.goal");
+    for (o, checkpoint, said) in [
+        (trace.arg(), None, "and -o are the same file"),
+        (
+            out.arg(),
+            Some(trace.arg()),
+            "and --checkpoint are the same file",
+        ),
+    ] {
+        let mut args = vec![
+            "train",
+            "goals/train/greedy-f2.goal",
+            trace.arg(),
+            "-o",
+            o,
+            "--mu",
+            "1",
+            "--lambda",
+            "1",
+            "--generations",
+            "1",
+            "--first-jobs",
+            "50",
+        ];
+        args.extend(checkpoint.iter().flat_map(|c| ["--checkpoint", c]));
+        let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
+            .args(&args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = one_line_error(&o);
+        assert!(err.contains(said), "{err}");
+        assert!(err.contains("clobber-trace.swf"), "{err}");
+    }
+    assert_eq!(std::fs::read_to_string(trace.arg()).unwrap(), before);
+}
+
 #[test]
 fn a_checkpoint_is_written_where_its_link_points_and_never_over_a_pipe() {
     let out = scratch_dir("linked-out.goal");

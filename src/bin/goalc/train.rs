@@ -77,6 +77,17 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             }
         }
     }
+    // A training trace is read, then written over at the end: refused too.
+    for trace in &args.traces {
+        for (b, pb) in &files[1..] {
+            if pb.is_some_and(|pb| same_file(trace, pb)) {
+                return Err(CliError::Usage(format!(
+                    "the trace `{}` and {b} are the same file: training writes over {b}",
+                    trace.display()
+                )));
+            }
+        }
+    }
     // Found out now, not after hours of training.
     writable(&args.out)?;
     if let Some(path) = &args.checkpoint {
