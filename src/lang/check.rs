@@ -603,4 +603,47 @@ mod tests {
             vec!["the goal file states nothing"]
         );
     }
+
+    /// A wrong statement is said once: what depends on it does not add
+    /// that it is missing, nor judges counts against a default it replaced.
+    #[test]
+    fn a_wrong_statement_is_not_said_missing_again() {
+        for (text, only) in [
+            (
+                "deadline stringency 5\nadmission msb",
+                "stringency 5 is out of range",
+            ),
+            (
+                "deadline stringency 5\norder llf",
+                "stringency 5 is out of range",
+            ),
+            (
+                "tradeoff(max_wait, foo)\nsearch dds budget 10",
+                "unknown measure `foo`",
+            ),
+            (
+                "fairshare decay 1s\nstarvation after 1h exclude heavy",
+                "the decay period must be at least 1m",
+            ),
+            (
+                "groups 8% 8%\nowner awrt(group 3)",
+                "bounds must decrease from group 1 on",
+            ),
+            (
+                "groups 9% 8% 8%\ncriterion all f1 a 1 b 1 w 1 1 1 1 k 1 1 1 1",
+                "bounds must decrease from group 1 on",
+            ),
+        ] {
+            assert_eq!(errors(text), vec![only], "{text}");
+        }
+        // Without the statement, its lack is still said.
+        assert_eq!(
+            errors("admission msb"),
+            vec!["admission control needs deadlines"]
+        );
+        assert_eq!(
+            errors("groups 8% 7%\ncriterion all f1 a 1 b 1 w 1 1 k 1 1 1"),
+            vec!["2 values of w for 3 user groups"]
+        );
+    }
 }

@@ -21,6 +21,9 @@ pub struct Admission {
     admission: Option<(Span, Algorithm)>,
     /// `order edf|llf`: the admission heuristic.
     heuristic: Option<(Span, Heuristic)>,
+    /// A `deadline` statement was given, checked or not: a wrong one was
+    /// reported, and admission control does not lack one.
+    deadline_stated: bool,
 }
 
 impl Mechanism for Admission {
@@ -47,7 +50,10 @@ impl Mechanism for Admission {
 
     fn check(&mut self, st: &Statement, _: &mut Cx) -> Check {
         match st.keyword.as_str() {
-            "deadline" => self.deadline = Some((st.span, deadline(st)?)),
+            "deadline" => {
+                self.deadline_stated = true;
+                self.deadline = Some((st.span, deadline(st)?));
+            }
             "admission" => self.admission = Some((st.span, admission(st)?)),
             _ => {
                 let (word, args) = order::rest(st);
@@ -96,7 +102,9 @@ impl Mechanism for Admission {
     /// deadlines.
     fn lower(&self, mode: Mode, cx: &Cx, goal: &mut Draft, diags: &mut Vec<Diagnostic>) {
         let Some((_, deadlines)) = self.deadline else {
-            if let Some((span, _)) = self.admission {
+            if self.deadline_stated {
+                // Its mistake was reported; none follows from it.
+            } else if let Some((span, _)) = self.admission {
                 diags.push(Diagnostic::error(span, "admission control needs deadlines")
                     .with_label("no `deadline` statement in this goal")
                     .with_help("state how deadlines are set, e.g. deadline stringency 0.2 share 80% relaxation 5"));

@@ -28,6 +28,9 @@ pub struct Fairshare {
     order: Option<Span>,
     starvation: Option<(Span, Starvation)>,
     runtime_limit: Option<(Span, Time)>,
+    /// A `fairshare` statement was given, checked or not: a wrong one was
+    /// reported, and `exclude heavy` does not lack the fairshare order.
+    fairshare_stated: bool,
 }
 
 impl Mechanism for Fairshare {
@@ -66,7 +69,10 @@ impl Mechanism for Fairshare {
 
     fn check(&mut self, st: &Statement, cx: &mut Cx) -> Check {
         match st.keyword.as_str() {
-            "fairshare" => self.fairshare = Some((st.span, fairshare(st)?)),
+            "fairshare" => {
+                self.fairshare_stated = true;
+                self.fairshare = Some((st.span, fairshare(st)?));
+            }
             "starvation" => self.starvation = Some((st.span, starvation(st)?)),
             "limit" => self.runtime_limit = Some((st.span, runtime_limit(st)?)),
             _ => {
@@ -208,7 +214,7 @@ impl Fairshare {
                 .with_help(help));
             }
         }
-        let fairshare = self.fairshare.is_some() || self.order.is_some();
+        let fairshare = self.fairshare_stated || self.order.is_some();
         if let (Some(exclude), false) = (starvation.exclude_heavy, fairshare) {
             let d = Diagnostic::error(exclude, "`exclude heavy` needs the fairshare order")
                 .with_label("heavy means decayed fairshare usage above the mean");

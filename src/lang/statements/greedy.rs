@@ -36,6 +36,10 @@ pub struct Greedy {
     /// Situations named by criterion statements with an error (already
     /// said): not said again as situations without a criterion.
     unreadable: Vec<Situation>,
+    /// A `groups` statement was given, checked or not: when a wrong one
+    /// was reported, the number of groups is unknown, and counts of
+    /// groups elsewhere are not judged against the paper's five.
+    groups_stated: bool,
 }
 
 /// A checked `criterion` statement.
@@ -84,7 +88,10 @@ impl Mechanism for Greedy {
 
     fn check(&mut self, st: &Statement, _: &mut Cx) -> Check {
         match st.keyword.as_str() {
-            "groups" => self.groups = Some((st.span, groups(st)?)),
+            "groups" => {
+                self.groups_stated = true;
+                self.groups = Some((st.span, groups(st)?));
+            }
             "owner" => self.owner = Some((st.span, owner(st)?)),
             _ => {
                 let stated = criterion(st).inspect_err(|_| {
@@ -161,7 +168,9 @@ impl Mechanism for Greedy {
             .as_ref()
             .map_or_else(Bands::paper, |g| g.1.clone());
         let n = bands.groups();
-        if let Some((span, owner)) = &self.owner {
+        // A wrong `groups` statement was said; how many it meant is unknown.
+        let known = !self.groups_stated || self.groups.is_some();
+        if let (Some((span, owner)), true) = (&self.owner, known) {
             let highest = owner.highest_group();
             if usize::from(highest) > n {
                 let why = match &self.groups {
@@ -183,7 +192,7 @@ impl Mechanism for Greedy {
         if mode != Mode::Greedy {
             return;
         }
-        match self.greedy(cx, n) {
+        match self.greedy(cx, known.then_some(n)) {
             Ok(g) => goal.greedy = Some(g),
             Err(d) => diags.extend(d),
         }
@@ -192,8 +201,8 @@ impl Mechanism for Greedy {
 
 impl Greedy {
     /// The criteria of the three situations, each checked against `n`
-    /// groups; in a template, without parameters.
-    fn greedy(&self, cx: &Cx, n: usize) -> Result<GreedyDraft, Vec<Diagnostic>> {
+    /// groups (when known); in a template, without parameters.
+    fn greedy(&self, cx: &Cx, n: Option<usize>) -> Result<GreedyDraft, Vec<Diagnostic>> {
         let mut diags = Vec::new();
         let by_situation: Vec<Option<&Stated>> = Situation::ALL
             .iter()
@@ -233,22 +242,20 @@ impl Greedy {
                 ),
                 Some(p) => {
                     for (what, (span, values)) in [("w", &p.w), ("K", &p.k)] {
-                        if values.len() != n {
-                            diags.push(
-                                Diagnostic::error(
-                                    *span,
-                                    format!(
-                                        "{} values of {what} for {n} user groups",
-                                        values.len()
-                                    ),
-                                )
-                                .with_label(format!("expected {n}"))
-                                .with_help(format!(
-                                    "one {what} per user group, group 1 first; the groups are \
-                                     stated by `groups` (default: the paper's five)"
-                                )),
-                            );
-                        }
+                        let Some(n) = n.filter(|&n| values.len() != n) else {
+                            continue;
+                        };
+                        diags.push(
+                            Diagnostic::error(
+                                *span,
+                                format!("{} values of {what} for {n} user groups", values.len()),
+                            )
+                            .with_label(format!("expected {n}"))
+                            .with_help(format!(
+                                "one {what} per user group, group 1 first; the groups are \
+                                 stated by `groups` (default: the paper's five)"
+                            )),
+                        );
                     }
                 }
                 None => {}

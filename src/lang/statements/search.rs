@@ -18,6 +18,9 @@ use crate::policy::Order;
 pub struct Search {
     objective: Option<(Span, Objective)>,
     search: Option<(Span, SearchStmt)>,
+    /// An objective was given, checked or not: a wrong one was reported,
+    /// and `search` does not lack one.
+    objective_stated: bool,
 }
 
 impl Mechanism for Search {
@@ -38,6 +41,7 @@ impl Mechanism for Search {
         if st.keyword == "search" {
             self.search = Some((st.span, search(st)?));
         } else {
+            self.objective_stated = true;
             let checked = objective(st)?;
             cx.warnings.extend(checked.warnings);
             self.objective = Some((st.span, checked.objective));
@@ -79,7 +83,9 @@ impl Mechanism for Search {
 
     fn lower(&self, mode: Mode, _: &Cx, goal: &mut Draft, diags: &mut Vec<Diagnostic>) {
         let Some((_, objective)) = &self.objective else {
-            if let Some((span, _)) = self.search {
+            if self.objective_stated {
+                // Its mistake was reported; none follows from it.
+            } else if let Some((span, _)) = self.search {
                 diags.push(Diagnostic::error(span, "`search` needs an objective to search for")
                     .with_label("no objective in this goal")
                     .with_help("state one, e.g. tradeoff(total_excessive_wait, avg_slowdown) relaxed 1%"));
