@@ -369,6 +369,22 @@ fn shards_unite_into_the_whole_store() {
         whole_sorted.join("\n") + "\n",
         "merged shards differ from the whole"
     );
+    // A shard run into the whole store runs nothing and removes nothing:
+    // the other shards' cells are the suite's, not cells it no longer has.
+    let o = ok(run_suite(&suite, &whole, &["--shard", "0/3"], "2"));
+    assert!(!stderr(&o).contains("removed"), "{}", stderr(&o));
+    assert_eq!(sorted_lines(&whole), whole_sorted);
+    // Shards run one after the other into one store fill it.
+    let together = dir.join("together.jsonl");
+    for i in 0..3 {
+        ok(run_suite(
+            &suite,
+            &together,
+            &["--shard", &format!("{i}/3")],
+            "2",
+        ));
+    }
+    assert_eq!(sorted_lines(&together), whole_sorted);
 }
 
 #[test]

@@ -3,9 +3,10 @@
 //! trace are that cell's. Anything else (a cell no longer in the suite,
 //! another version's numbers, a record twice, a record edited by hand
 //! under its old key) is left out, and the store is rewritten without it, so that a store
-//! always holds exactly the cells of the suite (or shard) that last ran on
-//! it. Two different records for one cell are refused, as `merge` refuses
-//! them: which one is right cannot be told.
+//! holds only cells of the suite that last ran on it: all of a shard's
+//! after a shard ran, and those of other shards it held before. Two
+//! different records for one cell are refused, as `merge` refuses them:
+//! which one is right cannot be told.
 
 use super::file::{write_atomically, StoreContents};
 use super::merge::conflict;

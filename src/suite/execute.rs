@@ -52,7 +52,11 @@ pub fn run(
     tick: &(dyn Fn() + Sync),
 ) -> Result<Summary, SuiteError> {
     let selected = layout.shard(shard);
-    let wanted: Wanted<'_> = selected
+    // Every cell of the suite is kept where the store has it: a shard run
+    // into a store that holds other shards' cells (or the whole suite's)
+    // runs its own and leaves theirs.
+    let wanted: Wanted<'_> = layout
+        .cells
         .iter()
         .map(|c| (c.key.as_str(), (&c.axes, c.trace_sha256.as_str())))
         .collect();
