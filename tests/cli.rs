@@ -1477,7 +1477,9 @@ fn greedy_refuses_a_start_past_any_calendar() {
     assert!(!out.exists(), "a goal was trained");
     let err = one_line_error(&goalc(&["simulate", trace.arg(), "--months", "all"]));
     assert!(
-        err.contains(&format!("{past}, so its calendar months are unknown")),
+        err.contains(&format!(
+            "{past}, so its dates and calendar months are unknown"
+        )),
         "{err}"
     );
 }
@@ -1500,8 +1502,8 @@ fn header_lines_that_disagree_on_the_clock_are_refused() {
     assert!(
         err.contains(&format!(
             "trace `twostarts`: {}:3: header `; UnixStartTime: 843480031` (line 2) and \
-             `; UnixStartTime: 946684800` disagree on the start time, so its calendar months \
-             are unknown",
+             `; UnixStartTime: 946684800` disagree on the start time, so its dates and calendar \
+             months are unknown",
             starts.arg()
         )),
         "{err}"

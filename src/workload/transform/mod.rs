@@ -49,7 +49,7 @@ pub enum TransformError {
     EmptyWindow { start: Time, end: Time },
     #[error("{what} must not be negative, got {value}s")]
     Negative { what: &'static str, value: Time },
-    #[error("trace `{trace}`: {why}, so its calendar months are unknown")]
+    #[error("trace `{trace}`: {why}, so its dates and calendar months are unknown")]
     NoStartTime { trace: String, why: String },
     #[error("run-time limit must be positive, got {0}s")]
     BadLimit(Time),
@@ -782,7 +782,7 @@ mod tests {
         assert_eq!(
             calendar_months(&w).unwrap_err().to_string(),
             format!(
-                "trace `{}`: no `UnixStartTime` header, so its calendar months are unknown",
+                "trace `{}`: no `UnixStartTime` header, so its dates and calendar months are unknown",
                 w.name
             )
         );
@@ -799,7 +799,7 @@ mod tests {
         assert_eq!(
             calendar_months(&w).unwrap_err().to_string(),
             "trace `w`: `UnixStartTime` 10000000000000 puts its submits past any calendar, so \
-             its calendar months are unknown"
+             its dates and calendar months are unknown"
         );
     }
 
