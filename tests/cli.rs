@@ -37,6 +37,17 @@ fn workload_options_out_of_range_name_the_option() {
     }
 }
 
+/// Training's population sizes out of range name the option.
+#[test]
+fn train_population_of_zero_names_the_option() {
+    let template = repo("goals/train/greedy-f2.goal");
+    for (flag, option) in [("--mu", "'--mu <MU>'"), ("--lambda", "'--lambda <LAMBDA>'")] {
+        let o = goalc(&["train", &template, "missing.swf", "-o", "x.goal", flag, "0"]);
+        assert_eq!(o.status.code(), Some(2), "{flag}: {}", stderr(&o));
+        assert!(stderr(&o).contains(option), "{flag}: {}", stderr(&o));
+    }
+}
+
 /// `--schedule-out -` is refused: it made a file named `-` where the
 /// user meant standard output, which holds the table.
 #[test]

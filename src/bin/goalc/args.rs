@@ -186,7 +186,7 @@ where
 }
 
 /// A count of at least one.
-fn parse_count(s: &str) -> Result<usize, String> {
+pub fn parse_count(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(0) => Err("must be at least 1".to_string()),
         Ok(n) => Ok(n),

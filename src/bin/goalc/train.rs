@@ -25,10 +25,10 @@ pub struct TrainArgs {
     #[arg(long, short)]
     pub out: PathBuf,
     /// Parents per generation (mu)
-    #[arg(long, default_value_t = 15)]
+    #[arg(long, default_value_t = 15, value_parser = crate::args::parse_count)]
     pub mu: usize,
     /// Offspring per generation (lambda)
-    #[arg(long, default_value_t = 105)]
+    #[arg(long, default_value_t = 105, value_parser = crate::args::parse_count)]
     pub lambda: usize,
     /// Generations
     #[arg(long, default_value_t = 100)]
