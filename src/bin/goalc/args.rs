@@ -8,7 +8,7 @@ use goalc::run::{FactorBy, LoadBy, ScaleFactor, ScaleSpec, WindowSpec, WorkloadP
 use goalc::sim::EventMode;
 use goalc::units::parse_duration;
 use goalc::workload::model::ModelParams;
-use goalc::workload::transform::DEFAULT_ENLARGE;
+use goalc::workload::transform::{self, DEFAULT_ENLARGE};
 use goalc::workload::Time;
 
 /// The workloads to run on: everything but which traces, flattened into
@@ -195,31 +195,26 @@ pub fn parse_count(s: &str) -> Result<usize, String> {
 }
 
 /// A number the option's own check refuses is said at parse time, so that
-/// the error names the option; the workload's checks say the same later
-/// (a suite names its own keys).
-fn parse_number(s: &str) -> Result<f64, String> {
-    s.parse::<f64>().map_err(|e| e.to_string())
+/// the error names the option; the workload's transforms make the same
+/// check (a suite names its own keys).
+fn parse_in_range(
+    s: &str,
+    in_range: fn(f64) -> Result<f64, transform::TransformError>,
+) -> Result<f64, String> {
+    let x = s.parse::<f64>().map_err(|e| e.to_string())?;
+    in_range(x).map_err(|e| e.to_string())
 }
 
 fn parse_load(s: &str) -> Result<f64, String> {
-    match parse_number(s)? {
-        x if x.is_finite() && x > 0.0 => Ok(x),
-        _ => Err("must be a positive number".into()),
-    }
+    parse_in_range(s, transform::target_load_in_range)
 }
 
 fn parse_load_factor(s: &str) -> Result<f64, String> {
-    match parse_number(s)? {
-        x if x.is_finite() && x >= 1.0 => Ok(x),
-        _ => Err("must be a number of at least 1".into()),
-    }
+    parse_in_range(s, transform::load_factor_in_range)
 }
 
 fn parse_share(s: &str) -> Result<f64, String> {
-    match parse_number(s)? {
-        x if (0.0..=1.0).contains(&x) => Ok(x),
-        _ => Err("must be a number from 0 to 1".into()),
-    }
+    parse_in_range(s, transform::enlarge_share_in_range)
 }
 
 fn parse_window(s: &str) -> Result<WindowSpec, String> {

@@ -111,18 +111,18 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if let Some(file) = &args.suite {
         return crate::suite::run(&args, file);
     }
-    // JSON, CSV and Markdown go to standard output and write no folder:
-    // a results folder asked for would not be written.
-    if args.out.is_some() && args.format.format != Format::Table {
-        return Err(CliError::Usage(
-            "--out names the results folder of a table run; --format json, csv and markdown \
-             print every measure on standard output and write no folder: give one of them"
-                .into(),
-        ));
-    }
-    // A results folder that cannot be one is said before the runs, whose
-    // tables were otherwise lost to the error after them.
     if let Some(out) = &args.out {
+        // JSON, CSV and Markdown go to standard output and write no folder:
+        // a results folder asked for would not be written.
+        if args.format.format != Format::Table {
+            return Err(CliError::Usage(
+                "--out names the results folder of a table run; --format json, csv and markdown \
+                 print every measure on standard output and write no folder: give one of them"
+                    .into(),
+            ));
+        }
+        // A results folder that cannot be one is said before the runs, whose
+        // tables were otherwise lost to the error after them.
         if out.exists() && !out.is_dir() {
             return Err(CliError::Usage(format!(
                 "{}: not a folder, so no place for the results (--out names a folder)",

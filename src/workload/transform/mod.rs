@@ -161,10 +161,35 @@ impl std::fmt::Display for Load {
     }
 }
 
-fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
-    if !(target.is_finite() && target > 0.0) {
-        return Err(TransformError::BadLoad(target));
+/// A target offered load in range: finite and positive.
+pub fn target_load_in_range(target: f64) -> Result<f64, TransformError> {
+    if target.is_finite() && target > 0.0 {
+        Ok(target)
+    } else {
+        Err(TransformError::BadLoad(target))
     }
+}
+
+/// A QOPS load factor in range: finite and at least 1.
+pub fn load_factor_in_range(factor: f64) -> Result<f64, TransformError> {
+    if factor.is_finite() && factor >= 1.0 {
+        Ok(factor)
+    } else {
+        Err(TransformError::BadFactor(factor))
+    }
+}
+
+/// A share of enlarged jobs in range: from 0 to 1.
+pub fn enlarge_share_in_range(share: f64) -> Result<f64, TransformError> {
+    if (0.0..=1.0).contains(&share) {
+        Ok(share)
+    } else {
+        Err(TransformError::BadShare(share))
+    }
+}
+
+fn check_load(w: &Workload, target: f64) -> Result<f64, TransformError> {
+    target_load_in_range(target)?;
     let current = w.offered_load();
     if w.jobs.len() == 1 {
         return Err(TransformError::OneJob(w.name.clone()));
@@ -464,9 +489,7 @@ pub fn first_jobs(w: &Workload, n: usize) -> Workload {
 /// new job numbers after the largest one (an error when there is no room).
 pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, TransformError> {
     use rand::{Rng, SeedableRng};
-    if !(factor.is_finite() && factor >= 1.0) {
-        return Err(TransformError::BadFactor(factor));
-    }
+    load_factor_in_range(factor)?;
     let (Some(first), Some(last)) = (w.jobs.first(), w.jobs.last()) else {
         return Err(TransformError::NothingToScale(w.name.clone()));
     };
@@ -516,9 +539,7 @@ pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, 
 /// QOPS's load by expansion: every run time and estimate multiplied by the
 /// load factor (rounded, at least one second); arrivals unchanged.
 pub fn expand_load(w: &Workload, factor: f64) -> Result<Workload, TransformError> {
-    if !(factor.is_finite() && factor >= 1.0) {
-        return Err(TransformError::BadFactor(factor));
-    }
+    load_factor_in_range(factor)?;
     let mut out = stretch(w, factor, || format!("load factor {}", Load(factor, None)))?;
     out.name = format!("{}x{factor}exp", w.name);
     Ok(out)

@@ -121,9 +121,7 @@ impl MachineScale {
                 max: self.procs,
             });
         }
-        if !(0.0..=1.0).contains(&self.enlarge) {
-            return Err(TransformError::BadShare(self.enlarge));
-        }
+        super::enlarge_share_in_range(self.enlarge)?;
         if w.jobs.iter().any(|j| j.follows.is_some()) {
             return Err(TransformError::SplitJobs(w.name.clone()));
         }
