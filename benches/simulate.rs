@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use goalc::policy::{Dispatch, Order, PolicySpec};
 use goalc::sim::{simulate, simulate_in_pieces, Policy, SimOptions, PIECES_PER_CORE};
 use goalc::workload::model::{generate, ModelParams};
-use goalc::workload::swf::{read_path, write, ReadOptions};
+use goalc::workload::swf::{read_path, write_workload, ReadOptions};
 use goalc::workload::Workload;
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -17,6 +17,14 @@ use std::time::Duration;
 
 const EASY: PolicySpec = PolicySpec::new(Dispatch::Easy { depth: 1 }, Order::Fcfs);
 const CONSERVATIVE: PolicySpec = PolicySpec::new(Dispatch::Conservative, Order::Fcfs);
+
+/// As `goalc simulate` reads a trace: without the SWF records, which only
+/// writing a schedule needs.
+const AS_A_RUN: ReadOptions = ReadOptions {
+    procs: None,
+    threads: 0,
+    without_records: true,
+};
 
 fn trace(name: &str) -> Option<PathBuf> {
     let dir = std::env::var_os("GOALC_TRACES")?;
@@ -29,7 +37,7 @@ fn write_temp_trace(w: &Workload) -> PathBuf {
     let path =
         std::env::temp_dir().join(format!("goalc-bench-{}-{}.swf", w.name, std::process::id()));
     let mut file = std::io::BufWriter::new(std::fs::File::create(&path).expect("temp file"));
-    write(&mut file, &w.header, w.jobs.iter().map(|j| &j.swf)).expect("write trace");
+    write_workload(&mut file, w).expect("write trace");
     std::io::Write::flush(&mut file).expect("write trace");
     path
 }
@@ -69,19 +77,28 @@ fn whole_traces(c: &mut Criterion) {
         for spec in [EASY, CONSERVATIVE] {
             g.bench_function(format!("{name}/read+{spec}"), |b| {
                 b.iter(|| {
-                    let w = read_path(black_box(&path), &ReadOptions::default()).expect("trace");
+                    let w = read_path(black_box(&path), &AS_A_RUN).expect("trace");
                     run(&w, spec)
                 })
             });
             // The run cut into pieces on every core (`simulate_in_pieces`).
             g.bench_function(format!("{name}/read+{spec}/all-cores"), |b| {
                 b.iter(|| {
-                    let w = read_path(black_box(&path), &ReadOptions::default()).expect("trace");
+                    let w = read_path(black_box(&path), &AS_A_RUN).expect("trace");
                     run_on_all_cores(&w, spec)
                 })
             });
         }
         g.bench_function(format!("{name}/read"), |b| {
+            b.iter(|| {
+                read_path(black_box(&path), &AS_A_RUN)
+                    .expect("trace")
+                    .jobs
+                    .len()
+            })
+        });
+        // As `goalc simulate --schedule-out` reads it.
+        g.bench_function(format!("{name}/read/with-records"), |b| {
             b.iter(|| {
                 read_path(black_box(&path), &ReadOptions::default())
                     .expect("trace")
@@ -127,6 +144,14 @@ fn whole_traces(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     g.throughput(Throughput::Elements(1_000_000));
     g.bench_function("model-1M", |b| {
+        b.iter(|| {
+            read_path(black_box(&path), &AS_A_RUN)
+                .expect("trace")
+                .jobs
+                .len()
+        })
+    });
+    g.bench_function("model-1M/with-records", |b| {
         b.iter(|| {
             read_path(black_box(&path), &ReadOptions::default())
                 .expect("trace")

@@ -340,7 +340,11 @@ fn schedule_out_writes_the_simulated_schedule_as_swf() {
     assert!(o.status.success(), "{}", stderr(&o));
     let w = goalc::workload::swf::read_path(Path::new(&out), &Default::default()).unwrap();
     // EASY on this trace starts jobs at 0, 100, 253, 3 (hand_schedules.rs).
-    let waits: Vec<i64> = w.jobs.iter().map(|j| j.swf.wait).collect();
+    let waits: Vec<i64> = w
+        .jobs
+        .iter()
+        .map(|j| j.swf.as_ref().unwrap().wait)
+        .collect();
     assert_eq!(waits, vec![0, 99, 251, 0]);
     assert!(w
         .header
@@ -880,7 +884,11 @@ fn events_option_picks_the_semantics_and_says_so() {
         ]);
         assert!(o.status.success(), "{}", stderr(&o));
         let w = goalc::workload::swf::read_path(&out, &Default::default()).unwrap();
-        let got: Vec<i64> = w.jobs.iter().map(|j| j.swf.wait).collect();
+        let got: Vec<i64> = w
+            .jobs
+            .iter()
+            .map(|j| j.swf.as_ref().unwrap().wait)
+            .collect();
         assert_eq!(got, waits, "{events}");
         // The schedule and the table say how it was made, unless per instant.
         let noted = w.header.lines.iter().any(|l| l.contains("events"));

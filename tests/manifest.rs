@@ -114,8 +114,7 @@ fn generated_traces_are_reproducible() {
         };
         let w = generate(&params).unwrap();
         let mut expected = Vec::new();
-        goalc::workload::swf::write(&mut expected, &w.header, w.jobs.iter().map(|j| &j.swf))
-            .unwrap();
+        goalc::workload::swf::write_workload(&mut expected, &w).unwrap();
         let actual = std::fs::read(&path).unwrap();
         assert!(
             actual == expected,

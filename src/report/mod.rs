@@ -133,10 +133,8 @@ impl WorkloadInfo {
         for j in &w.jobs {
             measured += usize::from(j.measured);
             work += j.procs as f64 * j.sim_runtime() as f64;
-            estimate_is_run_time +=
-                usize::from(j.swf.requested_time <= 0 && j.estimate == j.runtime);
-            invalid_requested_procs +=
-                usize::from(j.swf.requested_procs <= 0 && j.swf.requested_procs != -1);
+            estimate_is_run_time += usize::from(j.no_requested_time && j.estimate == j.runtime);
+            invalid_requested_procs += usize::from(j.bad_requested_procs);
         }
         WorkloadInfo {
             jobs: w.jobs.len(),

@@ -152,6 +152,9 @@ pub struct WorkloadPlan {
     /// QOPS load factors: one workload per factor.
     pub load_factors: Vec<f64>,
     pub factor_by: FactorBy,
+    /// Keep each trace job's SWF record, for writing a schedule as SWF;
+    /// a run that writes none reads faster without them.
+    pub records: bool,
 }
 
 impl WorkloadPlan {
@@ -324,6 +327,7 @@ impl WorkloadPlan {
                 let opts = ReadOptions {
                     procs: self.procs,
                     threads: super::parallel::cores_for_one_run(),
+                    without_records: !self.records,
                 };
                 Ok(swf::read_path(path, &opts)?)
             }

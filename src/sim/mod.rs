@@ -1123,7 +1123,9 @@ pub fn realized<'w>(workload: &'w Workload, outcome: &Outcome) -> std::borrow::C
     for &(job, at) in &outcome.releases {
         let j = &mut w.jobs[job as usize];
         j.submit = at;
-        j.swf.submit = at;
+        if let Some(r) = j.record_mut() {
+            r.submit = at;
+        }
     }
     moldable::apply_widths(&mut w, outcome);
     std::borrow::Cow::Owned(w)

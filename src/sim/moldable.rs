@@ -65,14 +65,15 @@ pub(super) fn apply_widths(w: &mut Workload, outcome: &Outcome) {
         j.runtime = runtime;
         j.estimate = estimate;
         j.procs = width;
-        j.swf.run_time = runtime;
-        j.swf.allocated_procs = i64::from(width);
+        let Some(r) = j.record_mut() else { continue };
+        r.run_time = runtime;
+        r.allocated_procs = i64::from(width);
         // Read back, the schedule must give the same jobs.
-        if j.swf.requested_procs > 0 {
-            j.swf.requested_procs = i64::from(width);
+        if r.requested_procs > 0 {
+            r.requested_procs = i64::from(width);
         }
-        if j.swf.requested_time > 0 {
-            j.swf.requested_time = estimate;
+        if r.requested_time > 0 {
+            r.requested_time = estimate;
         }
     }
 }

@@ -251,6 +251,7 @@ fn plan(suite: &Suite, trace: usize, seed: Option<u64>) -> WorkloadPlan {
         load_by: s.load_by,
         load_factors: Vec::new(),
         factor_by: s.factor_by,
+        records: false,
     }
 }
 

@@ -72,14 +72,28 @@ pub struct Job {
     /// (the scheduler picks its width); `None` for a rigid job, which runs
     /// on `procs`. `runtime` and `estimate` are then as measured on `procs`.
     pub speedup: Option<speedup::Downey>,
-    /// The trace's own fields, kept so a schedule can be written back as SWF.
-    pub swf: SwfRecord,
+    /// No requested time in the trace (SWF field 9 zero or below): the
+    /// estimate was taken from the run time.
+    pub no_requested_time: bool,
+    /// A requested processor count of zero or below other than -1 (SWF
+    /// field 8): the allocated count was taken instead.
+    pub bad_requested_procs: bool,
+    /// The trace's own fields, kept so a schedule can be written back as
+    /// SWF; `None` when the workload was made without them (a run that
+    /// writes no SWF: they are more than half of a job's size, and every
+    /// run pays for filling them). Boxed, so a job without one stays small.
+    pub swf: Option<Box<SwfRecord>>,
 }
 
 impl Job {
     /// Run time in the simulation: the job is killed when it reaches its estimate.
     pub fn sim_runtime(&self) -> Time {
         self.runtime.min(self.estimate)
+    }
+
+    /// The job's SWF record to change along with the job, when it keeps one.
+    pub fn record_mut(&mut self) -> Option<&mut SwfRecord> {
+        self.swf.as_deref_mut()
     }
 }
 
@@ -101,7 +115,9 @@ impl Job {
             measured: true,
             follows: None,
             speedup: None,
-            swf: SwfRecord::unknown(),
+            no_requested_time: true,
+            bad_requested_procs: false,
+            swf: None,
         }
     }
 }
@@ -277,5 +293,21 @@ impl Workload {
 
     pub fn measured_count(&self) -> usize {
         self.jobs.iter().filter(|j| j.measured).count()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Job;
+
+    /// Every run reads its jobs several times and fills their pages once:
+    /// a job is kept to two cache lines, its SWF record boxed apart.
+    #[test]
+    fn a_job_fits_in_two_cache_lines() {
+        assert!(
+            std::mem::size_of::<Job>() <= 128,
+            "{}",
+            std::mem::size_of::<Job>()
+        );
     }
 }

@@ -412,7 +412,8 @@ pub fn generate(p: &ModelParams) -> Result<Workload, ModelError> {
             Job {
                 estimate: estimates[i],
                 user: users[i],
-                swf,
+                no_requested_time: estimates[i] <= 0,
+                swf: Some(Box::new(swf)),
                 ..Job::plain(number, submits[i], runtimes[i], procs[i])
             }
         })
@@ -923,7 +924,7 @@ mod tests {
                 status: 1,
                 ..SwfRecord::unknown()
             };
-            assert_eq!(j.swf, want, "job {}", j.number);
+            assert_eq!(j.swf.as_deref(), Some(&want), "job {}", j.number);
         }
     }
 
@@ -979,12 +980,15 @@ mod tests {
                     b.number,
                     b.user
                 );
-                assert_eq!(b.swf.user, b.user);
+                assert_eq!(b.swf.as_ref().unwrap().user, b.user);
                 assert_eq!(b.group, -1);
                 // Everything but the user is the published model's.
                 let unuser = |j: &Job| Job {
                     user: -1,
-                    swf: SwfRecord { user: -1, ..j.swf },
+                    swf: j
+                        .swf
+                        .as_ref()
+                        .map(|r| Box::new(SwfRecord { user: -1, ..**r })),
                     ..j.clone()
                 };
                 assert_eq!(unuser(b), *a);

@@ -377,6 +377,9 @@ pub struct ReadOptions {
     /// Threads that may read the text at once; 0 or 1 reads it on the
     /// calling thread (a gzip file is inflated on a second either way).
     pub threads: usize,
+    /// Leave each job's SWF record out ([`Job::swf`] `None`): only writing
+    /// SWF back needs it, and filling it is more than half of each job.
+    pub without_records: bool,
 }
 
 /// Reads a `.swf` or `.swf.gz` file (gzip is recognised by its magic bytes,
@@ -394,9 +397,10 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
     // thread inflates while this one reads what it has handed over, and
     // then reads the rest from the other end (see `shared`).
     let size = gzip_size_hint(&raw);
-    let mut reader = Reader::new(size);
+    let records = !opts.without_records;
+    let mut reader = Reader::new(size, records);
     // It reads less than half, whatever is left once it has inflated all.
-    let helper = Reader::new(size / 4);
+    let helper = Reader::new(size / 4, records);
     let queue = Queue::<Vec<u8>>::new();
     std::thread::scope(|scope| {
         let inflating = std::thread::Builder::new().spawn_scoped(scope, || {
@@ -510,13 +514,21 @@ pub fn parse(
 ) -> Result<Workload, SwfError> {
     let text = text.strip_prefix(BYTE_ORDER_MARK).unwrap_or(text);
     let size = shared::piece_size(text.len(), opts.threads);
-    shared::read_plain(text, size, opts.threads, path)?.finish(path, name, opts)
+    shared::read_plain(text, size, opts.threads, path, !opts.without_records)?
+        .finish(path, name, opts)
 }
 
-/// The simulator's view of one record, or why it cannot run.
-/// Processors: requested when given, else allocated. Estimate: requested
-/// time when given, else the run time itself.
+/// The simulator's view of one record, or why it cannot run, keeping the
+/// record. Processors: requested when given, else allocated. Estimate:
+/// requested time when given, else the run time itself.
 pub fn job_from_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropReason> {
+    let mut job = job_without_record(r, machine_procs)?;
+    job.swf = Some(Box::new(*r));
+    Ok(job)
+}
+
+/// [`job_from_record`] without the record.
+pub(crate) fn job_without_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropReason> {
     if r.submit < 0 {
         return Err(DropReason::SubmitMissing);
     }
@@ -553,7 +565,9 @@ pub fn job_from_record(r: &SwfRecord, machine_procs: u32) -> Result<Job, DropRea
         measured: true,
         follows: None,
         speedup: None,
-        swf: *r,
+        no_requested_time: r.requested_time <= 0,
+        bad_requested_procs: r.requested_procs <= 0 && r.requested_procs != -1,
+        swf: None,
     })
 }
 
@@ -614,6 +628,29 @@ pub fn write<'a, W: Write>(
     Ok(())
 }
 
+/// Writes a workload's jobs as SWF, each as its record says.
+pub fn write_workload<W: Write>(out: &mut W, w: &Workload) -> io::Result<()> {
+    let records = w
+        .jobs
+        .iter()
+        .map(|j| record_of(w, j))
+        .collect::<io::Result<Vec<&SwfRecord>>>()?;
+    write(out, &w.header, records)
+}
+
+/// Job `j`'s record, or the error of a workload made without records.
+fn record_of<'w>(w: &Workload, j: &'w Job) -> io::Result<&'w SwfRecord> {
+    j.swf.as_deref().ok_or_else(|| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "job {} of `{}` has no SWF record to write: the workload was made without them",
+                j.number, w.name
+            ),
+        )
+    })
+}
+
 /// Writes a simulated schedule as SWF: each job's own record with wait and
 /// run time as simulated (`runs[i]` is job i's start and end); jobs that
 /// never ran (rejected at admission) get wait and run time -1 and status 5
@@ -636,12 +673,12 @@ pub fn write_schedule<W: Write>(
             w.dropped
         ));
     }
-    let records: Vec<SwfRecord> = w
+    let records = w
         .jobs
         .iter()
         .zip(runs)
         .map(|(j, run)| {
-            let mut r = j.swf;
+            let mut r = *record_of(w, j)?;
             match run {
                 Some((start, end)) => {
                     r.wait = start - j.submit;
@@ -653,9 +690,9 @@ pub fn write_schedule<W: Write>(
                     r.status = 5;
                 }
             }
-            r
+            Ok(r)
         })
-        .collect();
+        .collect::<io::Result<Vec<SwfRecord>>>()?;
     write(out, &header, &records)
 }
 
@@ -784,7 +821,7 @@ mod tests {
             (j.procs, j.runtime, j.estimate, j.user, j.group),
             (4, 100, 200, 7, 3)
         );
-        assert_eq!(j.swf.avg_cpu_time, 1.5);
+        assert_eq!(j.swf.as_ref().unwrap().avg_cpu_time, 1.5);
     }
 
     #[test]
@@ -887,7 +924,7 @@ mod tests {
             "-9223372036854775808",
         ] {
             let w = parse_str(&line_with(3, wait)).unwrap();
-            assert_eq!(w.jobs[0].swf.wait.to_string(), wait);
+            assert_eq!(w.jobs[0].swf.as_ref().unwrap().wait.to_string(), wait);
         }
         // Past 64 bits: said so, not "not an integer"; in a time field,
         // beyond the largest time.
@@ -922,7 +959,13 @@ mod tests {
         .unwrap();
         let j = &w.jobs[0];
         assert_eq!((j.submit, j.runtime, j.estimate), (1, 11, 100));
-        assert_eq!((j.swf.wait, j.swf.think_time), (0, 2));
+        assert_eq!(
+            (
+                j.swf.as_ref().unwrap().wait,
+                j.swf.as_ref().unwrap().think_time
+            ),
+            (0, 2)
+        );
         // Under half a second is no run time, as in a log of whole seconds.
         assert_eq!(w.jobs.len(), 1);
         assert_eq!(w.dropped.get(DropReason::RuntimeMissing), 1);
@@ -990,7 +1033,11 @@ mod tests {
         let mut out = Vec::new();
         write_schedule(&mut out, &w, "fcfs", runs.map(Some)).unwrap();
         let again = parse(&out[..], Path::new("s.swf"), "s", &ReadOptions::default()).unwrap();
-        let waits: Vec<i64> = again.jobs.iter().map(|j| j.swf.wait).collect();
+        let waits: Vec<i64> = again
+            .jobs
+            .iter()
+            .map(|j| j.swf.as_ref().unwrap().wait)
+            .collect();
         assert_eq!(waits, [0, MAX_TIME, 2 * MAX_TIME]);
     }
 
@@ -1022,7 +1069,7 @@ mod tests {
         let mut edited = w.clone();
         edited.header.lines[1] = " Installation: elsewhere".into();
         let mut out = Vec::new();
-        write(&mut out, &edited.header, edited.jobs.iter().map(|j| &j.swf)).unwrap();
+        write_workload(&mut out, &edited).unwrap();
         assert!(out.starts_with(
             b"; MaxProcs: 4\n; Installation: elsewhere\n; Note: caf\xe9\n; Note: caf\xe8\n1 "
         ));
@@ -1052,8 +1099,14 @@ mod tests {
             (j.submit, j.runtime, j.estimate),
             (MAX_TIME, MAX_TIME, MAX_TIME)
         );
-        assert_eq!((j.swf.wait, j.swf.think_time), (MAX_TIME, MAX_TIME));
-        assert_eq!(j.swf.avg_cpu_time, MAX_TIME as f64);
+        assert_eq!(
+            (
+                j.swf.as_ref().unwrap().wait,
+                j.swf.as_ref().unwrap().think_time
+            ),
+            (MAX_TIME, MAX_TIME)
+        );
+        assert_eq!(j.swf.as_ref().unwrap().avg_cpu_time, MAX_TIME as f64);
     }
 
     #[test]
@@ -1335,7 +1388,7 @@ mod tests {
         );
         let w = parse_str(&text).unwrap();
         let mut out = Vec::new();
-        write(&mut out, &w.header, w.jobs.iter().map(|j| &j.swf)).unwrap();
+        write_workload(&mut out, &w).unwrap();
         let again = parse(&out, Path::new("t.swf"), "t", &ReadOptions::default()).unwrap();
         assert_eq!(w, again);
     }

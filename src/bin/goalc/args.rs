@@ -152,6 +152,7 @@ impl WorkloadArgs {
             load_by: self.load_by,
             load_factors: self.load_factor.clone(),
             factor_by: self.factor_by,
+            records: false,
         }
     }
 }

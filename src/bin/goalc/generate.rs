@@ -41,19 +41,16 @@ pub fn run(args: GenerateArgs) -> Result<(), CliError> {
         users: Some(args.users).filter(|&u| u > 0),
     })
     .map_err(RunError::from)?;
-    let records = w.jobs.iter().map(|j| &j.swf);
     match args.output.as_ref().filter(|p| p.as_os_str() != "-") {
         Some(path) => {
             let file = std::fs::File::create(path).map_err(CliError::write(path))?;
             let mut out = std::io::BufWriter::new(file);
-            swf::write(&mut out, &w.header, records).map_err(CliError::write(path))?;
+            swf::write_workload(&mut out, &w).map_err(CliError::write(path))?;
             out.flush().map_err(CliError::write(path))
         }
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            crate::stdout_written(
-                swf::write(&mut out, &w.header, records).and_then(|()| out.flush()),
-            )
+            crate::stdout_written(swf::write_workload(&mut out, &w).and_then(|()| out.flush()))
         }
     }
 }

@@ -5,7 +5,7 @@ use crate::CliError;
 use clap::Args;
 use goalc::policy::{parse_policy_names, POLICY_NAMES};
 use goalc::report::render;
-use goalc::run::{run_all, run_goal, Goal, RunOptions};
+use goalc::run::{run_all, run_goal, Goal, RunOptions, WorkloadPlan};
 use goalc::sim::EventMode;
 use goalc::units::parse_duration;
 use goalc::workload::{swf, Time};
@@ -102,7 +102,10 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         .into_iter()
         .map(|s| Goal::baseline(s, args.tau))
         .collect();
-    let plan = args.workload.plan();
+    let plan = WorkloadPlan {
+        records: args.schedule_out.is_some(),
+        ..args.workload.plan()
+    };
     if let Some(unused) = args.workload.unused_model_options(!args.traces.is_empty()) {
         say!("goalc: warning: {unused}");
     }

@@ -2,7 +2,7 @@
 //! comes in; readers of separate pieces are appended in file order.
 
 use super::{
-    job_from_record, scan, HeaderLine, ReadOptions, SwfError, SwfHeader, SwfRecord, FIELD_NAMES,
+    job_without_record, scan, HeaderLine, ReadOptions, SwfError, SwfHeader, SwfRecord, FIELD_NAMES,
 };
 use crate::workload::{DropReason, Dropped, Job, Workload, MAX_TIME};
 use std::path::Path;
@@ -16,6 +16,9 @@ pub(super) struct Reader {
     /// Job number and line of every record, and whether it is a partial
     /// execution's ([`is_partial`]), for the duplicate check.
     numbers: Vec<(i64, usize, bool)>,
+    /// Where in `jobs` the jobs of partial-execution records are, in
+    /// order: a job keeps no status to tell (its record may be left out).
+    partial_jobs: Vec<usize>,
     /// Lines read so far.
     lines: usize,
     /// Processors of the widest job.
@@ -27,6 +30,8 @@ pub(super) struct Reader {
     marks: Vec<Mark>,
     /// The first job of the piece being read: the order is checked from it.
     piece_jobs: usize,
+    /// Whether jobs keep their SWF records ([`ReadOptions::without_records`]).
+    records: bool,
 }
 
 /// Where a piece's lines begin in a reader's vectors.
@@ -36,13 +41,15 @@ struct Mark {
     index: usize,
     jobs: usize,
     numbers: usize,
+    partial_jobs: usize,
     headers: usize,
     lines: usize,
 }
 
 impl Reader {
-    /// A reader for about `text_len` bytes of text.
-    pub fn new(text_len: usize) -> Self {
+    /// A reader for about `text_len` bytes of text, whose jobs keep their
+    /// SWF records when `records` is set.
+    pub fn new(text_len: usize, records: bool) -> Self {
         // Jobs go straight into their final vector (no intermediate record
         // list: a million-job trace must load in well under a second).
         Reader {
@@ -50,11 +57,13 @@ impl Reader {
             dropped: Dropped::default(),
             jobs: Vec::with_capacity(text_len / 64),
             numbers: Vec::with_capacity(text_len / 64),
+            partial_jobs: Vec::new(),
             lines: 0,
             widest: 0,
             in_order: true,
             marks: Vec::new(),
             piece_jobs: 0,
+            records,
         }
     }
 
@@ -115,8 +124,14 @@ impl Reader {
         self.numbers
             .push((record.job_number, self.lines, is_partial(&record)));
         // The width check waits until the header has given the machine size.
-        match job_from_record(&record, u32::MAX) {
-            Ok(job) => {
+        match job_without_record(&record, u32::MAX) {
+            Ok(mut job) => {
+                if is_partial(&record) {
+                    self.partial_jobs.push(self.jobs.len());
+                }
+                if self.records {
+                    job.swf = Some(Box::new(record));
+                }
                 self.widest = self.widest.max(job.procs);
                 if self.jobs.len() > self.piece_jobs {
                     let last = &self.jobs[self.jobs.len() - 1];
@@ -158,6 +173,7 @@ impl Reader {
             index,
             jobs: self.jobs.len(),
             numbers: self.numbers.len(),
+            partial_jobs: self.partial_jobs.len(),
             headers: self.header_lines.len(),
             lines: self.lines,
         }
@@ -181,6 +197,12 @@ impl Reader {
         if let (Some(last), Some(first)) = (self.jobs.last(), jobs.first()) {
             self.in_order &= (last.submit, last.number) <= (first.submit, first.number);
         }
+        let at = self.jobs.len();
+        self.partial_jobs.extend(
+            other.partial_jobs[from.partial_jobs..to.partial_jobs]
+                .iter()
+                .map(|&k| k - from.jobs + at),
+        );
         self.jobs.extend_from_slice(jobs);
         let lines = self.lines;
         self.numbers.extend(
@@ -235,8 +257,13 @@ impl Reader {
             // elsewhere status 2 to 4 may mean something else (exit codes
             // in some logs).
             let before = self.jobs.len();
-            self.jobs
-                .retain(|j| !(is_partial(&j.swf) && partial_jobs.binary_search(&j.number).is_ok()));
+            let mut partial = self.partial_jobs.iter().copied().peekable();
+            let mut k = 0;
+            self.jobs.retain(|j| {
+                let is_partial = partial.next_if_eq(&k).is_some();
+                k += 1;
+                !(is_partial && partial_jobs.binary_search(&j.number).is_ok())
+            });
             for _ in self.jobs.len()..before {
                 self.dropped.add(DropReason::PartialRecord);
             }

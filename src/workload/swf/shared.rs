@@ -247,8 +247,9 @@ pub(super) fn read_plain(
     size: Option<usize>,
     threads: usize,
     path: &Path,
+    records: bool,
 ) -> Result<Reader, SwfError> {
-    let mut reader = Reader::new(text.len());
+    let mut reader = Reader::new(text.len(), records);
     let pieces = cut(text, size.unwrap_or(text.len()));
     if threads <= 1 || pieces.len() == 1 {
         for piece in pieces {
@@ -265,7 +266,7 @@ pub(super) fn read_plain(
         // A helper the system refuses leaves its share to the others.
         let helpers: Vec<_> = (1..threads)
             .filter_map(|_| {
-                let helper = Reader::new(text.len() / threads);
+                let helper = Reader::new(text.len() / threads, records);
                 std::thread::Builder::new()
                     .spawn_scoped(scope, || help(&queue, helper, path))
                     .ok()
@@ -340,7 +341,7 @@ mod tests {
 
     /// `text` read by one reader at once.
     fn whole(text: &[u8]) -> Result<Workload, String> {
-        let mut reader = Reader::new(text.len());
+        let mut reader = Reader::new(text.len(), true);
         finish(reader.piece(text, true, Path::new(PATH)).map(|()| reader))
     }
 
@@ -348,13 +349,23 @@ mod tests {
     /// them, a helper all the others from the back, and the front puts
     /// them together: the same steps as two threads, in a fixed order.
     fn front_then_helper(text: &[u8], size: usize, front: usize) -> Result<Workload, String> {
+        front_then_helper_keeping(text, size, front, true)
+    }
+
+    /// [`front_then_helper`], the jobs keeping their records or not.
+    fn front_then_helper_keeping(
+        text: &[u8],
+        size: usize,
+        front: usize,
+        records: bool,
+    ) -> Result<Workload, String> {
         let path = Path::new(PATH);
         let queue = Queue::new();
         for piece in cut(text, size) {
             queue.push(piece);
         }
         queue.close(None);
-        let mut reader = Reader::new(text.len());
+        let mut reader = Reader::new(text.len(), records);
         for _ in 0..front {
             let Some((_, piece)) = queue.front() else {
                 break;
@@ -363,7 +374,7 @@ mod tests {
                 return Err(e.to_string());
             }
         }
-        let helped = help(&queue, Reader::new(0), path);
+        let helped = help(&queue, Reader::new(0, records), path);
         finish(read_front(&queue, &mut reader, path, || vec![helped]).map(|()| reader))
     }
 
@@ -384,6 +395,15 @@ mod tests {
             1 => Just("   ".to_string()),
             1 => Just("1 2 3".to_string()),
             1 => Just(record(1, 0, 10, 1).replace(" 100 ", " 1x ")),
+            // A job with a partial execution's record (status 2) after its
+            // summary line, which drops the partial one.
+            2 => (1i64..1000, 0i64..100, 1i64..200).prop_map(|(n, s, r)| {
+                let job = record(n, s, r, 2);
+                format!("{job}\n{}", job.replace(" 100 -1 1 ", " 100 -1 2 "))
+            }),
+            // No requested time; a requested width of 0, so the allocated one.
+            1 => (1i64..1000, 0i64..100).prop_map(|(n, s)| record(n, s, 10, 3).replace(" 100 ", " -1 ")),
+            1 => (1i64..1000, 0i64..100).prop_map(|(n, s)| record(n, s, 10, 3).replace(" -1 -1 3 ", " -1 -1 0 ")),
         ]
     }
 
@@ -404,7 +424,22 @@ mod tests {
                 text.push('\n');
             }
             let text = text.as_bytes();
-            prop_assert_eq!(front_then_helper(text, size, front), whole(text));
+            let one = whole(text);
+            prop_assert_eq!(front_then_helper(text, size, front), one.clone());
+            // Without records, the same jobs, but for the records left out;
+            // what the report counts of them is known all the same.
+            let mut stripped = one.clone();
+            if let Ok(w) = &mut stripped {
+                for j in &mut w.jobs {
+                    let r = j.swf.take().expect("kept");
+                    prop_assert_eq!(j.no_requested_time, r.requested_time <= 0);
+                    prop_assert_eq!(
+                        j.bad_requested_procs,
+                        r.requested_procs <= 0 && r.requested_procs != -1
+                    );
+                }
+            }
+            prop_assert_eq!(front_then_helper_keeping(text, size, front, false), stripped);
         }
     }
 
@@ -424,7 +459,7 @@ mod tests {
         let text = trace(3_000);
         for threads in [2, 3, 4] {
             for size in [100, 1_000, 20_000] {
-                let read = read_plain(text.as_bytes(), Some(size), threads, Path::new(PATH));
+                let read = read_plain(text.as_bytes(), Some(size), threads, Path::new(PATH), true);
                 assert_eq!(finish(read), whole(text.as_bytes()), "{threads} threads");
             }
         }
@@ -453,7 +488,7 @@ mod tests {
                         Err(one.clone())
                     );
                 }
-                let read = read_plain(text.as_bytes(), Some(500), 3, Path::new(PATH));
+                let read = read_plain(text.as_bytes(), Some(500), 3, Path::new(PATH), true);
                 assert_eq!(finish(read), Err(one.clone()));
             }
         }

@@ -218,7 +218,10 @@ pub fn scale_load_by_arrivals(w: &Workload, target: f64) -> Result<Workload, Tra
             });
         }
         let submit = first + offset as Time;
-        j.swf.submit += submit - j.submit;
+        let shift = submit - j.submit;
+        if let Some(r) = j.record_mut() {
+            r.submit += shift;
+        }
         j.submit = submit;
     }
     out.name = format!("{}@{target}", w.name);
@@ -306,9 +309,12 @@ fn stretch(
     for j in &mut out.jobs {
         j.runtime = scale(j.runtime)?;
         j.estimate = scale(j.estimate)?;
-        j.swf.run_time = j.runtime;
-        if j.swf.requested_time > 0 {
-            j.swf.requested_time = j.estimate;
+        let (runtime, estimate) = (j.runtime, j.estimate);
+        if let Some(r) = j.record_mut() {
+            r.run_time = runtime;
+            if r.requested_time > 0 {
+                r.requested_time = estimate;
+            }
         }
     }
     Ok(out)
@@ -525,8 +531,10 @@ pub fn duplicate_load(w: &Workload, factor: f64, seed: u64) -> Result<Workload, 
             copy.number = numbers.take(w, || {
                 format!("copies of load factor {}", Load(factor, None))
             })?;
-            copy.swf.submit = submit;
-            copy.swf.job_number = copy.number;
+            if let Some(r) = copy.swf.as_deref_mut() {
+                r.submit = submit;
+                r.job_number = copy.number;
+            }
             out.jobs.push(copy);
             added += 1;
         }
@@ -588,13 +596,19 @@ pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformErr
         let run = j.sim_runtime();
         let mut first = j.clone();
         first.estimate = j.estimate.min(limit);
-        first.swf.requested_time = first.estimate;
+        // A chunk asks for its estimate, as the site's scripts would.
+        first.no_requested_time = false;
+        if let Some(r) = first.swf.as_deref_mut() {
+            r.requested_time = first.estimate;
+        }
         if run <= limit {
             jobs.push(first);
             continue;
         }
         first.runtime = limit;
-        first.swf.run_time = limit;
+        if let Some(r) = first.record_mut() {
+            r.run_time = limit;
+        }
         let mut prev = first.number;
         jobs.push(first);
         let mut done = limit;
@@ -604,11 +618,14 @@ pub fn limit_runtime(w: &Workload, limit: Time) -> Result<Workload, TransformErr
             c.runtime = (run - done).min(limit);
             c.estimate = (j.estimate - done).min(limit);
             c.follows = Some(prev);
-            c.swf.job_number = c.number;
-            c.swf.run_time = c.runtime;
-            c.swf.requested_time = c.estimate;
-            c.swf.preceding_job = prev;
-            c.swf.think_time = 0;
+            c.no_requested_time = false;
+            if let Some(r) = c.swf.as_deref_mut() {
+                r.job_number = c.number;
+                r.run_time = c.runtime;
+                r.requested_time = c.estimate;
+                r.preceding_job = prev;
+                r.think_time = 0;
+            }
             prev = c.number;
             done += c.runtime;
             jobs.push(c);
@@ -651,7 +668,8 @@ mod tests {
             estimate,
             user: 1,
             group: 1,
-            swf,
+            no_requested_time: estimate <= 0,
+            swf: Some(Box::new(swf)),
             ..Job::plain(number, submit, runtime, procs)
         }
     }
@@ -681,7 +699,7 @@ mod tests {
         let w = scale_load_by_arrivals(&workload(), 1.04).unwrap();
         let submits: Vec<Time> = w.jobs.iter().map(|j| j.submit).collect();
         assert_eq!(submits, vec![0, 50, 100]);
-        assert_eq!(w.jobs[1].swf.submit, 50);
+        assert_eq!(w.jobs[1].swf.as_ref().unwrap().submit, 50);
         assert!((w.offered_load() - 1.04).abs() < 1e-12);
         assert_eq!(w.jobs[0].runtime, 100);
     }
@@ -999,7 +1017,7 @@ mod tests {
         let mut w = workload();
         for (j, number) in w.jobs.iter_mut().zip([i64::MIN, i64::MAX - 2, 5]) {
             j.number = number;
-            j.swf.job_number = number;
+            j.swf.as_mut().unwrap().job_number = number;
         }
         // Job 1 (100 s) splits into two chunks under 50 s, into four under
         // 25 s: room for two new numbers after i64::MAX - 2.
@@ -1023,7 +1041,10 @@ mod tests {
         let mut numbers: Vec<i64> = copies.jobs.iter().map(|j| j.number).collect();
         numbers.sort();
         assert_eq!(numbers, [i64::MIN, 5, i64::MAX - 2, i64::MAX - 1, i64::MAX]);
-        assert!(copies.jobs.iter().all(|j| j.swf.job_number == j.number));
+        assert!(copies
+            .jobs
+            .iter()
+            .all(|j| j.swf.as_ref().unwrap().job_number == j.number));
         assert!(matches!(
             duplicate_load(&w, 2.0, 7),
             Err(TransformError::NoJobNumbers { ref what, largest, .. })
@@ -1057,8 +1078,8 @@ mod tests {
                 (7, 90, 100, None),
             ]
         );
-        assert_eq!(out.jobs[2].swf.preceding_job, 8);
-        assert_eq!(out.jobs[2].swf.think_time, 0);
+        assert_eq!(out.jobs[2].swf.as_ref().unwrap().preceding_job, 8);
+        assert_eq!(out.jobs[2].swf.as_ref().unwrap().think_time, 0);
         assert!(limit_runtime(&w, 0).is_err());
     }
 }

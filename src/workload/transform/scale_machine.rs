@@ -157,9 +157,11 @@ pub fn scale_machine(w: &Workload, s: &MachineScale) -> Result<Workload, Transfo
         if enlarge {
             let mut e = j.clone();
             e.procs = widen(j.procs.into()) as u32;
-            for field in [&mut e.swf.requested_procs, &mut e.swf.allocated_procs] {
-                if *field > 0 {
-                    *field = widen(*field);
+            if let Some(r) = e.record_mut() {
+                for field in [&mut r.requested_procs, &mut r.allocated_procs] {
+                    if *field > 0 {
+                        *field = widen(*field);
+                    }
                 }
             }
             jobs.push(e);
@@ -172,7 +174,9 @@ pub fn scale_machine(w: &Workload, s: &MachineScale) -> Result<Workload, Transfo
             let mut c = j.clone();
             c.number =
                 numbers.take(w, || format!("copies of scaling to {} processors", s.procs))?;
-            c.swf.job_number = c.number;
+            if let Some(r) = c.swf.as_deref_mut() {
+                r.job_number = c.number;
+            }
             jobs.push(c);
         }
     }
@@ -223,7 +227,8 @@ mod tests {
             estimate: runtime * 2,
             user: 1,
             group: 1,
-            swf,
+            no_requested_time: false,
+            swf: Some(Box::new(swf)),
             ..Job::plain(number, submit, runtime, procs)
         }
     }
@@ -288,7 +293,10 @@ mod tests {
         );
         assert_eq!(out.procs, 8);
         assert_eq!(work(&out), 2 * work(&workload()));
-        assert!(out.jobs.iter().all(|j| j.swf.job_number == j.number));
+        assert!(out
+            .jobs
+            .iter()
+            .all(|j| j.swf.as_ref().unwrap().job_number == j.number));
         assert_eq!(out.name, "w@8p(f=2.000)");
     }
 
@@ -299,7 +307,7 @@ mod tests {
         let renumbered = |largest: i64| {
             let mut w = workload();
             let last = w.jobs.last_mut().unwrap();
-            (last.number, last.swf.job_number) = (largest, largest);
+            (last.number, last.swf.as_mut().unwrap().job_number) = (largest, largest);
             w
         };
         let out = scale_machine(&renumbered(i64::MAX - 4), &scale(8, 2.0, 0.0, 1)).unwrap();
@@ -326,8 +334,8 @@ mod tests {
             vec![(1, 0, 3), (2, 0, 5), (5, 10, 10), (6, 30, 8)]
         );
         for j in &out.jobs {
-            assert_eq!(j.swf.requested_procs, i64::from(j.procs));
-            assert_eq!(j.swf.allocated_procs, i64::from(j.procs));
+            assert_eq!(j.swf.as_ref().unwrap().requested_procs, i64::from(j.procs));
+            assert_eq!(j.swf.as_ref().unwrap().allocated_procs, i64::from(j.procs));
         }
         // Run times, estimates and submits untouched.
         let times = |w: &Workload| -> Vec<(Time, Time, Time)> {
@@ -410,7 +418,7 @@ mod tests {
         assert_eq!(out.header.get("MaxProcs"), Some("10"));
         assert!(out.header.lines.last().unwrap().contains("work factor 2.5"));
         let mut text = Vec::new();
-        swf::write(&mut text, &out.header, out.jobs.iter().map(|j| &j.swf)).unwrap();
+        swf::write_workload(&mut text, &out).unwrap();
         let back = swf::parse(
             &text,
             std::path::Path::new("s.swf"),
@@ -527,7 +535,7 @@ mod tests {
                         .map(|(i, (submit, run, p))| {
                             let mut j = job(3 * i as i64 + 1, submit, run, p);
                             j.user = i as i64;
-                            j.swf.user = i as i64;
+                            j.swf.as_mut().unwrap().user = i as i64;
                             j
                         })
                         .collect();
@@ -577,9 +585,11 @@ mod tests {
                     .filter(|k| k.user == j.user && k.number != j.number)
                     .collect();
                 for c in &copies {
-                    let mut same = c.swf;
-                    same.job_number = own.number;
-                    prop_assert_eq!(same, own.swf);
+                    let mut same = c.swf.clone();
+                    if let Some(r) = same.as_deref_mut() {
+                        r.job_number = own.number;
+                    }
+                    prop_assert_eq!(same, own.swf.clone());
                     prop_assert_eq!(c.procs, own.procs);
                 }
                 let k = copies.len() + 1;
