@@ -574,6 +574,28 @@ impl Profile {
         RunsWalked::End
     }
 
+    /// The fewest processors free at any step overlapping `[t, end)`, for
+    /// `t < end`.
+    pub fn min_free(&self, t: Time, end: Time) -> u32 {
+        let (first, i) = self.locate(t);
+        // The step covering `t`, then every step that begins before `end`.
+        let mut least = self.blocks[first].free(i);
+        for (b, blk) in self.blocks.iter().enumerate().skip(first) {
+            let from = if b == first { i + 1 } else { 0 };
+            // A block whose bound cannot lower the least is passed whole.
+            if from == 0 && blk.last() < end && blk.min >= i64::from(least) {
+                continue;
+            }
+            for k in from..blk.steps.len() {
+                if blk.steps[k].time >= end {
+                    return least;
+                }
+                least = least.min(blk.free(k));
+            }
+        }
+        least
+    }
+
     /// True when `p` processors are free throughout `[t, t + d)`.
     pub fn fits(&self, p: u32, d: Time, t: Time) -> bool {
         let at = self.locate(t);
@@ -1131,6 +1153,50 @@ mod tests {
                     let steps = &one.blocks[0].steps;
                     prop_assert!(first_at_or_after(steps, ends.from as usize, t));
                     prop_assert!(first_at_or_after(steps, ends.to as usize, t.saturating_add(d)));
+                }
+            }
+        }
+    }
+
+    mod least_free {
+        use super::*;
+        use proptest::prelude::*;
+
+        proptest! {
+            /// The fewest free over a window is the least of the steps
+            /// overlapping it, on profiles of many blocks whose bounds
+            /// have loosened under changes.
+            #[test]
+            fn min_free_is_the_least_step_in_the_window(
+                holds in prop::collection::vec((0..50_000i64, 1..2_000i64, 1..40u32), 300..600),
+                windows in prop::collection::vec((0..55_000i64, 1..6_000i64), 40),
+            ) {
+                let mut profile = Profile::new(400, 0);
+                let mut held = Vec::new();
+                for (i, &(t, d, p)) in holds.iter().enumerate() {
+                    if profile.fits(p, d, t) {
+                        profile.allocate(t, d, p);
+                        held.push((t, d, p));
+                    }
+                    // Now and then one given back, so bounds go loose.
+                    if i % 5 == 4 {
+                        if let Some((t, d, p)) = held.pop() {
+                            profile.release(t, d, p);
+                        }
+                    }
+                }
+                prop_assert!(profile.blocks.len() >= 3, "{} blocks", profile.blocks.len());
+                let steps: Vec<Step> = profile.steps().collect();
+                for (t, len) in windows {
+                    let end = t + len;
+                    let covering = steps.partition_point(|s| s.time <= t).max(1) - 1;
+                    let least = steps[covering..]
+                        .iter()
+                        .take_while(|s| s.time < end || s.time <= t)
+                        .map(|s| s.free)
+                        .min()
+                        .expect("the step covering t");
+                    prop_assert_eq!(profile.min_free(t, end), least, "[{}, {})", t, end);
                 }
             }
         }
