@@ -44,8 +44,16 @@ pub(crate) fn cores_for_one_run() -> usize {
     if rayon::current_thread_index().is_some() {
         return 1;
     }
-    let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let all = machine_cores();
     cores_setting().map_or(all, |n| n.min(all))
+}
+
+/// The cores this process may use, asked once: the standard library reads
+/// the cgroup's quota files at every call, and a run asks before reading
+/// its trace and again before simulating it.
+fn machine_cores() -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// `GOALC_CORES` when it is a whole number of at least 1; anything else
