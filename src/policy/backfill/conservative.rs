@@ -129,7 +129,7 @@ impl Policy for Conservative {
                 // move in one change.
                 if same > 0 {
                     let room = profile.min_free(at, at.saturating_add(d).min(old)) / p;
-                    same = same.min(room as usize - 1);
+                    same = same.min((room as usize).saturating_sub(1));
                 }
                 let moved = &queue[k - 1..k + same];
                 k += same;
