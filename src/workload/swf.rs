@@ -959,13 +959,8 @@ mod tests {
         .unwrap();
         let j = &w.jobs[0];
         assert_eq!((j.submit, j.runtime, j.estimate), (1, 11, 100));
-        assert_eq!(
-            (
-                j.swf.as_ref().unwrap().wait,
-                j.swf.as_ref().unwrap().think_time
-            ),
-            (0, 2)
-        );
+        let r = j.swf.as_deref().unwrap();
+        assert_eq!((r.wait, r.think_time), (0, 2));
         // Under half a second is no run time, as in a log of whole seconds.
         assert_eq!(w.jobs.len(), 1);
         assert_eq!(w.dropped.get(DropReason::RuntimeMissing), 1);
@@ -1099,14 +1094,9 @@ mod tests {
             (j.submit, j.runtime, j.estimate),
             (MAX_TIME, MAX_TIME, MAX_TIME)
         );
-        assert_eq!(
-            (
-                j.swf.as_ref().unwrap().wait,
-                j.swf.as_ref().unwrap().think_time
-            ),
-            (MAX_TIME, MAX_TIME)
-        );
-        assert_eq!(j.swf.as_ref().unwrap().avg_cpu_time, MAX_TIME as f64);
+        let r = j.swf.as_deref().unwrap();
+        assert_eq!((r.wait, r.think_time), (MAX_TIME, MAX_TIME));
+        assert_eq!(r.avg_cpu_time, MAX_TIME as f64);
     }
 
     #[test]

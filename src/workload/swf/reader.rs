@@ -121,12 +121,12 @@ impl Reader {
         }
         let record = parse_record(text, start, end, path, self.lines)
             .map_err(|e| lone_carriage_return(text, start, end, path, self.lines).unwrap_or(e))?;
-        self.numbers
-            .push((record.job_number, self.lines, is_partial(&record)));
+        let partial = is_partial(&record);
+        self.numbers.push((record.job_number, self.lines, partial));
         // The width check waits until the header has given the machine size.
         match job_without_record(&record, u32::MAX) {
             Ok(mut job) => {
-                if is_partial(&record) {
+                if partial {
                     self.partial_jobs.push(self.jobs.len());
                 }
                 if self.records {
