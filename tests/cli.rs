@@ -1179,19 +1179,11 @@ fn generate_adds_users_without_changing_the_jobs() {
     );
 }
 
-/// A training of one generation of one child on 50 model jobs.
-const SMALL_TRAINING: [&str; 10] = [
-    "--model-jobs",
-    "50",
-    "--model-procs",
-    "16",
-    "--mu",
-    "1",
-    "--lambda",
-    "1",
-    "--generations",
-    "1",
-];
+/// A training of one generation of one child.
+const ONE_CHILD: [&str; 6] = ["--mu", "1", "--lambda", "1", "--generations", "1"];
+
+/// 50 jobs of the model on 16 processors, for [`ONE_CHILD`].
+const SMALL_MODEL: [&str; 4] = ["--model-jobs", "50", "--model-procs", "16"];
 
 #[test]
 fn train_refuses_to_write_over_its_template_or_its_output() {
@@ -1220,7 +1212,7 @@ fn train_refuses_to_write_over_its_template_or_its_output() {
             "--checkpoint",
             checkpoint,
         ];
-        args.extend(SMALL_TRAINING);
+        args.extend(SMALL_MODEL.into_iter().chain(ONE_CHILD));
         let err = one_line_error(&goalc(&args));
         assert!(err.contains(said), "{err}");
     }
@@ -1251,15 +1243,10 @@ fn train_refuses_to_write_over_a_training_trace() {
             trace.arg(),
             "-o",
             o,
-            "--mu",
-            "1",
-            "--lambda",
-            "1",
-            "--generations",
-            "1",
             "--first-jobs",
             "50",
         ];
+        args.extend(ONE_CHILD);
         args.extend(checkpoint.iter().flat_map(|c| ["--checkpoint", c]));
         let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
             .args(&args)
@@ -1292,7 +1279,8 @@ fn a_checkpoint_is_written_where_its_link_points_and_never_over_a_pipe() {
                 checkpoint.to_str().unwrap(),
             ]
             .into_iter()
-            .chain(SMALL_TRAINING)
+            .chain(SMALL_MODEL)
+            .chain(ONE_CHILD)
             .collect::<Vec<_>>(),
         )
     };
