@@ -165,8 +165,9 @@ impl SwfHeader {
                 match value.parse::<u32>() {
                     Ok(n) if n > 0 => Ok(Some(n)),
                     _ => Err(format!(
-                        "`{value}` is not a number of processors from 1 to {} (give the \
+                        "`{}` is not a number of processors from 1 to {} (give the \
                          machine size with --procs)",
+                        clip(value),
                         u32::MAX
                     )),
                 }
@@ -198,7 +199,7 @@ impl SwfHeader {
                 continue;
             }
             let Some(value) = parse(v.trim())
-                .map_err(|why| format!("{}header `;{line}`: {why}", self.place(line)))?
+                .map_err(|why| format!("{}header `;{}`: {why}", self.place(line), clip(line)))?
             else {
                 continue;
             };
@@ -211,8 +212,10 @@ impl SwfHeader {
                         None => String::new(),
                     };
                     return Err(format!(
-                        "{}header `;{first}`{first_line} and `;{line}` disagree on the {what}",
-                        self.place(line)
+                        "{}header `;{}`{first_line} and `;{}` disagree on the {what}",
+                        self.place(line),
+                        clip(first),
+                        clip(line)
                     ));
                 }
                 Some(_) => {}
@@ -291,17 +294,23 @@ impl SwfHeader {
         }
     }
 
-    /// The header's `UnixStartTime`: `None` without one; an error quoting
-    /// the line for a value that is not whole seconds within ±[`MAX_TIME`]
-    /// (out of range it would overflow date arithmetic), or quoting two
-    /// lines that disagree.
+    /// The header's `UnixStartTime`: `None` without one (`-1`, the SWF's
+    /// "unknown", counts as absent, as for the machine size: read as a time
+    /// it would date the trace to 1969); an error quoting the line for a
+    /// value that is not whole seconds within ±[`MAX_TIME`] (out of range
+    /// it would overflow date arithmetic), or quoting two lines that
+    /// disagree.
     pub fn start_time(&self) -> Result<Option<i64>, String> {
         self.one_value("UnixStartTime", "start time", |v| {
             let value = v.split_whitespace().next().unwrap_or("");
+            if value == "-1" {
+                return Ok(None);
+            }
             match value.parse::<i64>() {
                 Ok(t) if t.unsigned_abs() <= MAX_TIME as u64 => Ok(Some(t)),
                 _ => Err(format!(
-                    "`{value}` is not a time in whole seconds since 1970 (within ±{MAX_TIME})"
+                    "`{}` is not a time in whole seconds since 1970 (within ±{MAX_TIME})",
+                    clip(value)
                 )),
             }
         })
@@ -317,6 +326,16 @@ impl SwfHeader {
             Ok((!v.is_empty()).then(|| ZoneName(v.to_string())))
         })?;
         Ok(zone.map(|z| z.0))
+    }
+}
+
+/// A header text as an error quotes it: cut after 60 characters, since a
+/// line of megabytes (a file that is not a trace) would make a message of
+/// megabytes.
+fn clip(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(60) {
+        Some((at, _)) => format!("{}... ({} bytes)", &text[..at], text.len()).into(),
+        None => text.into(),
     }
 }
 
@@ -422,6 +441,19 @@ pub fn read_path(path: &Path, opts: &ReadOptions) -> Result<Workload, SwfError> 
     reader.finish(path, &name, opts)
 }
 
+/// A decoder's error said as one about the file: "unexpected end of file"
+/// alone reads as if the trace ended early, where it may be a whole gzip
+/// stream with other bytes after it.
+fn gzip_error(e: io::Error) -> io::Error {
+    let what = match e.kind() {
+        io::ErrorKind::UnexpectedEof => {
+            "the gzip data is cut short, or followed by bytes that are not gzip".to_string()
+        }
+        _ => format!("not valid gzip data ({e})"),
+    };
+    io::Error::new(e.kind(), what)
+}
+
 /// UTF-8's byte order mark, which editors on Windows put in front of a
 /// text: not part of the first line.
 const BYTE_ORDER_MARK: &[u8] = b"\xef\xbb\xbf";
@@ -448,7 +480,7 @@ fn inflate(raw: &[u8], queue: &Queue<Vec<u8>>) {
                     Ok(0) => break,
                     Ok(n) => filled += n,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) => return queue.close(Some(e)),
+                    Err(e) => return queue.close(Some(gzip_error(e))),
                 }
             }
             piece.truncate(filled);
@@ -908,12 +940,8 @@ mod tests {
                      -9007199254740991, the smallest time goalc accepts"
                 )
             );
-            // Not times: as large as an i64 goes.
-            parse_str(&line_with(
-                if field == 6 { 7 } else { 1 },
-                "9223372036854775807",
-            ))
-            .unwrap();
+            // Not a time: as large as an i64 goes.
+            parse_str(&line_with(1, "9223372036854775807")).unwrap();
         }
         let e = parse_str(&line_with(6, "1e300")).unwrap_err();
         assert!(e.to_string().contains("`1e300` is above"), "{e}");
@@ -946,6 +974,44 @@ mod tests {
                 "{e}"
             );
         }
+        // Used memory is read as a double: past 2^53 it would be written
+        // back changed, so it is refused there, and kept exactly below.
+        for (past, kept) in [
+            ("99999999999999999999", false),
+            ("-1e300", false),
+            ("9007199254740991", true),
+        ] {
+            let read = parse_str(&line_with(7, past));
+            match kept {
+                true => assert_eq!(
+                    read.unwrap().jobs[0]
+                        .swf
+                        .as_ref()
+                        .unwrap()
+                        .used_memory
+                        .to_string(),
+                    past
+                ),
+                false => assert_eq!(
+                    read.unwrap_err().to_string(),
+                    format!(
+                        "t.swf:5: field 7 (used memory): `{past}` is beyond ±9007199254740991, \
+                         the largest goalc keeps exactly in this field"
+                    )
+                ),
+            }
+        }
+        // A field of megabytes is quoted by its start and its length.
+        let long = format!("1{}", "0".repeat(99_999));
+        let e = parse_str(&line_with(12, &long)).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "t.swf:5: field 12 (user id): `1{}...` (100000 bytes) is beyond the range of a \
+                 64-bit integer",
+                "0".repeat(39)
+            )
+        );
     }
 
     #[test]
@@ -1110,6 +1176,24 @@ mod tests {
     }
 
     #[test]
+    fn unix_start_time_minus_one_is_unknown() {
+        // The SWF's "unknown", as for the machine size; a date in 1969 else.
+        let w = parse_str(
+            "; MaxProcs: 8\n; UnixStartTime: -1\n\
+             1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n",
+        )
+        .unwrap();
+        assert_eq!(w.header.unix_start(), Ok(None));
+        // -2 is a time, a second before -1.
+        let w = parse_str(
+            "; MaxProcs: 8\n; UnixStartTime: -2\n\
+             1 0 0 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n",
+        )
+        .unwrap();
+        assert_eq!(w.header.unix_start(), Ok(Some(-2)));
+    }
+
+    #[test]
     fn gzip_is_read_in_pieces_like_plain_text() {
         use flate2::write::GzEncoder;
         // Long enough for several pieces, with a line across each boundary.
@@ -1148,6 +1232,46 @@ mod tests {
         assert!(
             e.ends_with(".swf.gz:40005: field 4 (run time): `1x` is not a number"),
             "{e}"
+        );
+    }
+
+    /// A gzip file cut short, with other bytes after it, or with a byte
+    /// changed inside is an error naming the file and saying so, not a
+    /// trace of the lines read before.
+    #[test]
+    fn a_damaged_gzip_file_is_an_error_saying_what_is_wrong() {
+        use flate2::write::GzEncoder;
+        let mut text = String::from(HEADER);
+        for i in 1..=2_000 {
+            text.push_str(&format!(
+                "{i} {i} 0 {} 1 -1 -1 1 100 -1 1 1 1 -1 1 -1 -1 -1\n",
+                i % 89 + 1
+            ));
+        }
+        let mut enc = GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(text.as_bytes()).unwrap();
+        let whole = enc.finish().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let gz = dir.path().join("t.swf.gz");
+        let read = |bytes: &[u8]| {
+            std::fs::write(&gz, bytes).unwrap();
+            read_path(&gz, &ReadOptions::default()).map(|w| w.jobs.len())
+        };
+        assert_eq!(read(&whole).unwrap(), 2_000);
+        let ends = "t.swf.gz: the gzip data is cut short, or followed by bytes that are not gzip";
+        let cut = read(&whole[..whole.len() / 2]).unwrap_err().to_string();
+        assert!(cut.ends_with(ends), "{cut}");
+        let followed = read(&[&whole[..], b"garbage\n"].concat())
+            .unwrap_err()
+            .to_string();
+        assert!(followed.ends_with(ends), "{followed}");
+        // The checksum at the end, over text that reads fine.
+        let mut changed = whole.clone();
+        changed[whole.len() - 8] ^= 0xff;
+        let changed = read(&changed).unwrap_err().to_string();
+        assert!(
+            changed.contains("t.swf.gz: not valid gzip data ("),
+            "{changed}"
         );
     }
 
@@ -1281,6 +1405,18 @@ mod tests {
         );
         assert_eq!(read("; MaxProcs: -1\n; MaxNodes: 4\n").unwrap(), 4);
         assert_eq!(read("; MaxProcs: 4294967295\n").unwrap(), u32::MAX);
+        // A value of megabytes is quoted cut, in the line and alone.
+        let e = read(&format!("; MaxProcs: 1{}\n", "0".repeat(99_999))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "t.swf:1: header `; MaxProcs: 1{}... (100011 bytes)`: `1{}... (100000 bytes)` \
+                 is not a number of processors from 1 to 4294967295 (give the machine size \
+                 with --procs)",
+                "0".repeat(48),
+                "0".repeat(59)
+            )
+        );
         // With the size given, the header is not asked.
         let given = parse(
             format!("; MaxProcs: abc\n{JOB}").as_bytes(),
@@ -1367,6 +1503,14 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "t.swf:6: field 1 (job number): job number 1 already used on line 5"
+        );
+        // After a partial execution record (status 2), the job's summary
+        // line is not a repeat; a second summary line is, of the first.
+        let partial = "1 0 0 10 1 -1 -1 1 10 -1 2 1 1 -1 1 -1 -1 -1\n";
+        let e = parse_str(&format!("{HEADER}{partial}{line}{line}")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.swf:7: field 1 (job number): job number 1 already used on line 6"
         );
     }
 

@@ -338,10 +338,15 @@ fn repeated_numbers(numbers: &mut [(i64, usize, bool)]) -> Repeats {
         if group.iter().filter(|r| !r.2).count() == 1 {
             partial.push(group[0].0);
         } else {
-            // Sorted by line within the number: the second is the repeat.
-            let (number, line) = (group[0].0, group[1].1);
-            if duplicate.is_none_or(|(_, l, _)| line < l) {
-                duplicate = Some((number, line, group[0].1));
+            // Sorted by line within the number: the second is the repeat,
+            // or the second summary line where partial records came first.
+            let summaries: Vec<_> = group.iter().filter(|r| !r.2).take(2).collect();
+            let (first, repeat) = match summaries[..] {
+                [a, b] => (a.1, b.1),
+                _ => (group[0].1, group[1].1),
+            };
+            if duplicate.is_none_or(|(_, l, _)| repeat < l) {
+                duplicate = Some((group[0].0, repeat, first));
             }
         }
     }
@@ -398,7 +403,7 @@ fn parse_record(
         LineError::Extra { start, end } => SwfError::Line {
             path: path.to_path_buf(),
             line,
-            message: format!("more than 18 fields (extra `{}`)", shown(&text[start..end])),
+            message: format!("more than 18 fields (extra {})", quoted(&text[start..end])),
         },
         LineError::Bad {
             field,
@@ -412,20 +417,29 @@ fn parse_record(
                 Bad::TooLarge => format!("above {MAX_TIME}, the largest time goalc accepts"),
                 Bad::TooSmall => format!("below -{MAX_TIME}, the smallest time goalc accepts"),
                 Bad::Beyond64 => "beyond the range of a 64-bit integer".to_string(),
+                Bad::Inexact => {
+                    format!("beyond ±{MAX_TIME}, the largest goalc keeps exactly in this field")
+                }
             };
             SwfError::Field {
                 path: path.to_path_buf(),
                 line,
                 field,
-                message: format!("`{}` is {what}", shown(&text[start..end])),
+                message: format!("{} is {what}", quoted(&text[start..end])),
             }
         }
     })
 }
 
-/// A field as a message shows it: control characters (a vertical tab, say,
+/// A field as a message quotes it: control characters (a vertical tab, say,
 /// which is not taken for whitespace) escaped, or the field would read as
-/// the number it seems to be.
-fn shown(field: &[u8]) -> String {
-    String::from_utf8_lossy(field).escape_debug().to_string()
+/// the number it seems to be; a long one cut, since a field of megabytes (a
+/// file that is not a trace) would make a message of megabytes.
+fn quoted(field: &[u8]) -> String {
+    const SHOWN: usize = 40;
+    let text = |b: &[u8]| String::from_utf8_lossy(b).escape_debug().to_string();
+    match field.len() > SHOWN {
+        true => format!("`{}...` ({} bytes)", text(&field[..SHOWN]), field.len()),
+        false => format!("`{}`", text(field)),
+    }
 }

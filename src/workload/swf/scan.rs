@@ -45,6 +45,9 @@ pub(super) enum Bad {
     TooSmall,
     /// An integer beyond 64 bits, where any other fits.
     Beyond64,
+    /// Used memory beyond 2^53, where a double no longer holds every whole
+    /// number: written back, it would come out changed.
+    Inexact,
 }
 
 /// The SWF fields holding times that goalc computes with, as bits by
@@ -306,6 +309,9 @@ fn slow_field(
                 .ok_or(bad(Bad::NotNumber))?,
         };
         fields.floats[field - 6] = v;
+        if field == 7 && v.abs() > MAX_TIME as f64 {
+            return Err(bad(Bad::Inexact));
+        }
         v.abs() <= MAX_TIME as f64
     } else {
         let is_time = TIME_FIELDS & (1 << field) != 0;
