@@ -190,6 +190,37 @@ fn jobs_without_a_requested_time_are_counted_in_the_report() {
     );
 }
 
+/// Jobs that run past their requested time are killed at it, and the
+/// report says for how many: their work, and the offered load, are less
+/// than the trace's. With exact estimates no job is.
+#[test]
+fn jobs_killed_at_their_requested_time_are_counted_in_the_report() {
+    let past = GOOD.replace("2 -1 -1 2 250", "2 -1 -1 2 200");
+    let path = scratch("killed.swf", &past);
+    let said = "; 1 job running past the requested time (SWF field 9): killed at it";
+    let out = stdout(&goalc(&["simulate", path.arg(), "--policy", "fcfs"]));
+    assert!(out.contains(said), "{out}");
+    // The load is the work over the span of submits (3 s) and the
+    // machine (10): 600 + 800 + 900 processor-seconds, and job 4's 2 x 200
+    // killed or 2 x 250 run whole.
+    let load = |out: &str| {
+        let at = out.find("offered load ").unwrap() + "offered load ".len();
+        out[at..].split_whitespace().next().unwrap().to_string()
+    };
+    let exact = stdout(&goalc(&[
+        "simulate",
+        path.arg(),
+        "--policy",
+        "fcfs",
+        "--exact-estimates",
+    ]));
+    assert!(!exact.contains("past the requested time"), "{exact}");
+    assert_eq!(
+        (load(&out), load(&exact)),
+        ("90.000".into(), "93.333".into())
+    );
+}
+
 /// Requested processors of 0 or below other than -1 (SWF field 8) are not
 /// valid: the job runs on its allocated processors, and the report says
 /// for how many jobs.

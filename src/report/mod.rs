@@ -116,6 +116,12 @@ pub struct WorkloadInfo {
     /// the job runs on its allocated processors (field 5).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub invalid_requested_procs: usize,
+    /// Jobs whose run time (SWF field 4) passes their estimate: the
+    /// simulation kills them at it, as a batch system enforces the
+    /// wall-clock limit, so their work and the offered load are less than
+    /// the trace's.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub killed_at_estimate: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -130,11 +136,13 @@ impl WorkloadInfo {
         // the same to the bit.
         let (mut measured, mut work) = (0, 0.0f64);
         let (mut estimate_is_run_time, mut invalid_requested_procs) = (0, 0);
+        let mut killed_at_estimate = 0;
         for j in &w.jobs {
             measured += usize::from(j.measured);
             work += j.procs as f64 * j.sim_runtime() as f64;
             estimate_is_run_time += usize::from(j.no_requested_time && j.estimate == j.runtime);
             invalid_requested_procs += usize::from(j.bad_requested_procs);
+            killed_at_estimate += usize::from(j.runtime > j.estimate);
         }
         WorkloadInfo {
             jobs: w.jobs.len(),
@@ -143,6 +151,7 @@ impl WorkloadInfo {
             load_span_s: w.submit_span(),
             estimate_is_run_time,
             invalid_requested_procs,
+            killed_at_estimate,
         }
     }
 }
@@ -864,6 +873,13 @@ fn caption(r: &RunReport) -> String {
             s,
             "; {} without a requested time (SWF field 9): estimate = run time",
             count(w.estimate_is_run_time, "job")
+        );
+    }
+    if w.killed_at_estimate > 0 {
+        let _ = write!(
+            s,
+            "; {} running past the requested time (SWF field 9): killed at it",
+            count(w.killed_at_estimate, "job")
         );
     }
     if w.invalid_requested_procs > 0 {
