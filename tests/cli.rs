@@ -1848,3 +1848,80 @@ fn bench_model_defaults_line_says_exact_run_times_only_when_taken() {
     );
     assert!(!user.contains("exact run times"), "{user}");
 }
+
+/// An output that is an input is refused before anything is written,
+/// however it is spelled: `./x`, or a link to it.
+#[test]
+fn an_output_that_is_an_input_is_refused_and_left_as_it_was() {
+    let dir = Scratch::folder("goalc-cli-clobber-");
+    let trace = dir.join("in.swf");
+    std::fs::write(&trace, GOOD).unwrap();
+    let link = dir.join("link.swf");
+    std::os::unix::fs::symlink(&trace, &link).unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_goalc"))
+            .args(args)
+            .current_dir(&*dir)
+            .output()
+            .unwrap()
+    };
+    for (input, output) in [("in.swf", "./in.swf"), ("link.swf", "in.swf")] {
+        let o = run(&["simulate", input, "--schedule-out", output]);
+        let err = one_line_error(&o);
+        assert!(
+            err.contains(&format!(
+                "the trace `{input}` and --schedule-out `{output}` are the same file"
+            )),
+            "{err}"
+        );
+    }
+    // A store merged into itself.
+    let store = dir.join("shard.jsonl");
+    std::fs::write(&store, "").unwrap();
+    let err = one_line_error(&run(&["merge", "--out", "./shard.jsonl", "shard.jsonl"]));
+    assert!(
+        err.contains("the store `shard.jsonl` and --out `./shard.jsonl` are the same file"),
+        "{err}"
+    );
+    // A trace where bench writes its report, found before the runs.
+    let results = dir.join("results");
+    std::fs::create_dir(&results).unwrap();
+    std::fs::write(results.join("report.md"), GOOD).unwrap();
+    let goal = repo("goals/easy.goal");
+    let o = run(&["bench", &goal, "--trace", "results/report.md"]);
+    let o2 = run(&[
+        "bench",
+        &goal,
+        "--trace",
+        "results/report.md",
+        "--out",
+        "results",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = one_line_error(&o2);
+    assert!(
+        err.contains(
+            "the trace `results/report.md` and the report `results/report.md` are the same file"
+        ),
+        "{err}"
+    );
+    // A suite's store named as the suite file.
+    let suite_text =
+        format!("goals = [\"{goal}\"]\n[[trace]]\nmodel = {{ jobs = 50, procs = 16 }}\n");
+    std::fs::write(dir.join("s.toml"), &suite_text).unwrap();
+    let err = one_line_error(&run(&["bench", "--suite", "s.toml", "--store", "./s.toml"]));
+    assert!(
+        err.contains("the suite file `s.toml` and the store `./s.toml` are the same file"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("s.toml")).unwrap(),
+        suite_text
+    );
+    assert_eq!(std::fs::read_to_string(&trace).unwrap(), GOOD);
+    assert_eq!(std::fs::read_to_string(&store).unwrap(), "");
+    assert_eq!(
+        std::fs::read_to_string(results.join("report.md")).unwrap(),
+        GOOD
+    );
+}

@@ -406,6 +406,31 @@ fn plots_named_into_a_file_are_refused_before_the_tables() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 
+/// A store kept where a plot goes is refused before the tables, not
+/// written over by that plot.
+#[test]
+fn a_store_named_as_a_plot_is_refused_before_the_tables() {
+    let (dir, _) = fixture_store("plot-store");
+    let plots_dir = dir.join("plots");
+    std::fs::create_dir(&plots_dir).unwrap();
+    let store = plots_dir.join("budget-search.svg");
+    std::fs::write(&store, &fixture().0).unwrap();
+    let out = goalc(&[
+        "report",
+        store.to_str().unwrap(),
+        "--plots",
+        plots_dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("and the plot") && stderr.contains("are the same file"),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&store).unwrap(), fixture().0);
+}
+
 #[test]
 fn a_bad_store_line_is_named_by_file_and_line() {
     let (text, _) = fixture();

@@ -48,12 +48,16 @@ pub fn folder_name(reports: &[RunReport]) -> String {
     name
 }
 
-/// Writes `report.md` (`preamble`, then the full tables) and `report.json`
-/// into `dir`, creating it.
+/// The names of the report files in a results folder.
+pub const REPORT_MD: &str = "report.md";
+pub const REPORT_JSON: &str = "report.json";
+
+/// Writes [`REPORT_MD`] (`preamble`, then the full tables) and
+/// [`REPORT_JSON`] into `dir`, creating it.
 pub fn write(dir: &Path, reports: &[RunReport], preamble: &str) -> std::io::Result<Written> {
     std::fs::create_dir_all(dir)?;
-    let report = dir.join("report.md");
-    let json = dir.join("report.json");
+    let report = dir.join(REPORT_MD);
+    let json = dir.join(REPORT_JSON);
     let mut md = String::from("# goalc bench\n\n");
     md.push_str(preamble);
     if !preamble.is_empty() {

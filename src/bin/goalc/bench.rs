@@ -7,7 +7,7 @@ use clap::Args;
 use goalc::report::{render, results, summary, wrap, Format};
 use goalc::run::{check_budgets, expand_budgets, notes, run_each, RunError, RunOptions};
 use goalc::suite::Shard;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What `bench` runs on the built-in model unless told otherwise: a
 /// realistic offered load, and exact run times as estimates, as the GOAL
@@ -107,6 +107,32 @@ fn bench_traces(args: &BenchArgs) -> Result<Vec<PathBuf>, CliError> {
     Ok(traces)
 }
 
+/// Refuses a results folder where the report or a plot would be written
+/// over an input (a trace or goal file kept in that folder).
+fn refuse_results_over_inputs(dir: &Path, inputs: &[(&str, &Path)]) -> Result<(), CliError> {
+    for name in [results::REPORT_MD, results::REPORT_JSON] {
+        let report = dir.join(name);
+        crate::same_file::refuse_input_as_output("the report", &report, inputs.iter().copied())?;
+    }
+    // Plots are named by mechanism and measure, in the folder or a folder
+    // per workload below it: any SVG there may be written over.
+    let Ok(dir) = std::fs::canonicalize(dir) else {
+        return Ok(());
+    };
+    for (what, input) in inputs {
+        let svg = input.extension().is_some_and(|e| e == "svg");
+        if svg && std::fs::canonicalize(input).is_ok_and(|p| p.starts_with(&dir)) {
+            return Err(CliError::Usage(format!(
+                "{what} `{}` is an SVG file in the results folder `{}`, where the plots are \
+                 written: move it, or give another --out",
+                input.display(),
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: BenchArgs) -> Result<(), CliError> {
     if let Some(file) = &args.suite {
         return crate::suite::run(&args, file);
@@ -135,8 +161,18 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     } else {
         args.goals.clone()
     };
-    let goals = compile_goals(&goal_paths(&goal_args)?)?;
+    let goal_files = goal_paths(&goal_args)?;
+    let goals = compile_goals(&goal_files)?;
     let traces = bench_traces(&args)?;
+    let inputs: Vec<(&str, &Path)> = goal_files
+        .iter()
+        .map(|g| ("the goal file", g.as_path()))
+        .chain(traces.iter().map(|t| ("the trace", t.as_path())))
+        .collect();
+    // Said before the runs, whose tables were otherwise lost to the error.
+    if let Some(dir) = &args.out {
+        refuse_results_over_inputs(dir, &inputs)?;
+    }
     check_budgets(&args.budget).map_err(|e| CliError::Usage(format!("--budget: {e}")))?;
     let goals = expand_budgets(&goals, &args.budget);
     let mut plan = args.workload.plan();
@@ -251,6 +287,8 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         preamble.push_str(&format!("- `{trace}`: {note}\n"));
     }
     preamble.extend(not_run);
+    // The default folder is named only now, after the runs.
+    refuse_results_over_inputs(&dir, &inputs)?;
     let written = results::write(&dir, &reports, &preamble).map_err(CliError::write(&dir))?;
     out.push('\n');
     out.push_str(&wrap(

@@ -25,6 +25,7 @@ mod goals;
 mod huge_pages;
 mod merge;
 mod report;
+mod same_file;
 mod simulate;
 mod suite;
 mod train;

@@ -18,6 +18,10 @@ pub struct MergeArgs {
 
 pub fn run(args: MergeArgs) -> Result<(), CliError> {
     goalc::store::replaceable(&args.out)?;
+    // A store merged into itself would lose what merging drops (a torn
+    // line, unknown keys, a record held twice).
+    let stores = args.stores.iter().map(|s| ("the store", s.as_path()));
+    crate::same_file::refuse_input_as_output("--out", &args.out, stores)?;
     let mut read = Vec::new();
     for path in &args.stores {
         let contents = crate::read_store(path, "shard")?;

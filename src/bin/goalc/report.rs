@@ -104,18 +104,29 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
     let tables_say_it = matches!(args.format.format, Format::Table | Format::Markdown);
     let records = read(store, !tables_say_it)?;
     let only: Vec<&str> = args.measures.iter().map(String::as_str).collect();
-    crate::print(&tables::render(&records, args.format.format, &only))?;
-    if args.no_plots {
-        return Ok(());
-    }
-    let plan = if only.is_empty() {
-        plots::plan(&records, plots::DEFAULT_MEASURES, plots::DEFAULT_SCATTERS)
+    let plan = if args.no_plots {
+        None
+    } else if only.is_empty() {
+        Some(plots::plan(
+            &records,
+            plots::DEFAULT_MEASURES,
+            plots::DEFAULT_SCATTERS,
+        ))
     } else {
         let scatter: Vec<(&str, &str)> = match only.as_slice() {
             [a, b, ..] => vec![(a, b)],
             _ => Vec::new(),
         };
-        plots::plan(&records, &only, &scatter)
+        Some(plots::plan(&records, &only, &scatter))
+    };
+    // Found out before the tables are printed, as the folder is.
+    for p in plan.iter().flat_map(|plan| &plan.plots) {
+        let input = [("the store", store.as_path())];
+        crate::same_file::refuse_input_as_output("the plot", &dir.join(&p.file), input)?;
+    }
+    crate::print(&tables::render(&records, args.format.format, &only))?;
+    let Some(plan) = plan else {
+        return Ok(());
     };
     for note in &plan.skipped {
         say!("note: {note}");

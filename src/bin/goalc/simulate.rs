@@ -83,6 +83,10 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
             "--schedule-out takes exactly one --policy".into(),
         ));
     }
+    if let Some(out) = &args.schedule_out {
+        let traces = args.traces.iter().map(|t| ("the trace", t.as_path()));
+        crate::same_file::refuse_input_as_output("--schedule-out", out, traces)?;
+    }
     // A goal file read as a trace fails on its first line: say what it is.
     if let Some(goal) = args
         .traces

@@ -99,6 +99,19 @@ pub fn run(args: &BenchArgs, file: &Path) -> Result<(), CliError> {
         .store
         .clone()
         .unwrap_or_else(|| default_store(file, shard));
+    let traces = suite.traces.iter().filter_map(|t| match &t.source {
+        suite::spec::TraceSource::File { path, .. } => Some(("the trace", path.as_path())),
+        suite::spec::TraceSource::Model { .. } => None,
+    });
+    let inputs = std::iter::once(("the suite file", file))
+        .chain(
+            suite
+                .goals
+                .iter()
+                .map(|g| ("the goal file", g.path.as_path())),
+        )
+        .chain(traces);
+    crate::same_file::refuse_input_as_output("the store", &store, inputs)?;
     let cells = layout.shard(shard).len();
     let bar = crate::progress(cells as u64, "{bar:40} {pos}/{len} cells {elapsed}");
     let done = suite::run(&suite, &layout, shard, &store, &|| bar.inc(1))?;

@@ -2,6 +2,7 @@
 //! strategy on recorded workloads, written back as a goal file.
 
 use crate::args::WorkloadArgs;
+use crate::same_file::same_file;
 use crate::CliError;
 use clap::Args;
 use goalc::lang::{check_template, Template};
@@ -45,17 +46,6 @@ pub struct TrainArgs {
     /// number of generations may grow)
     #[arg(long, requires = "checkpoint")]
     pub resume: bool,
-}
-
-/// Whether `a` and `b` name one file (followed through links when they
-/// exist, else compared as absolute paths).
-fn same_file(a: &Path, b: &Path) -> bool {
-    let whole = |p: &Path| {
-        std::fs::canonicalize(p)
-            .or_else(|_| std::path::absolute(p))
-            .ok()
-    };
-    whole(a).is_some_and(|a| Some(a) == whole(b))
 }
 
 pub fn run(args: TrainArgs) -> Result<(), CliError> {
