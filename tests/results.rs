@@ -431,6 +431,21 @@ fn a_store_named_as_a_plot_is_refused_before_the_tables() {
     assert_eq!(std::fs::read_to_string(&store).unwrap(), fixture().0);
 }
 
+/// A device or a folder given as the store is bad input, as a missing one
+/// is: exit 2.
+#[test]
+fn a_store_that_is_no_regular_file_is_bad_input() {
+    let dir = temp_dir("not-a-file");
+    for path in ["/dev/null", dir.to_str().unwrap()] {
+        let out = goalc(&["report", path]);
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!("goalc: error: {path}: not a regular file, so not a store\n")
+        );
+    }
+}
+
 #[test]
 fn a_bad_store_line_is_named_by_file_and_line() {
     let (text, _) = fixture();

@@ -53,11 +53,16 @@ impl Store {
     /// read for ever).
     pub fn read(path: &Path) -> Result<StoreContents, StoreError> {
         match std::fs::metadata(path) {
+            // Bad input, as a damaged store is; `Refused` is for stores
+            // that read but cannot be united.
             Ok(m) if !m.is_file() => {
-                return Err(StoreError::Refused(format!(
-                    "{}: not a regular file, so not a store",
-                    path.display()
-                )))
+                return Err(StoreError::io(
+                    path,
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidInput,
+                        "not a regular file, so not a store",
+                    ),
+                ))
             }
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
                 return Err(StoreError::io(path, e))
