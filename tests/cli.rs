@@ -1102,11 +1102,12 @@ fn bench_reports_the_effective_load_of_moldable_goals() {
             repo("goals/easy.goal"),
         ];
         let mut args = vec![
-            "bench", &goals[0], &goals[1], "--trace", &trace, "--format", format, "--full",
+            "bench", &goals[0], &goals[1], "--trace", &trace, "--format", format,
         ];
-        // Only a table run writes a results folder.
+        // Only a table run writes a results folder, and has a summary
+        // that --full widens.
         if format == "table" {
-            args.extend(["--out", out_dir.to_str().unwrap()]);
+            args.extend(["--full", "--out", out_dir.to_str().unwrap()]);
         }
         let o = goalc(&args);
         assert!(o.status.success(), "{}", stderr(&o));
@@ -1924,4 +1925,82 @@ fn an_output_that_is_an_input_is_refused_and_left_as_it_was() {
         std::fs::read_to_string(results.join("report.md")).unwrap(),
         GOOD
     );
+}
+
+/// An option that only shapes another is refused alone, as `--warmup`
+/// without a window is; one that only matters on the built-in model or
+/// for search goals is said to be ignored.
+#[test]
+fn options_that_would_change_nothing_are_refused_or_said() {
+    let trace = scratch("alone.swf", GOOD);
+    for (args, said) in [
+        (
+            &["--load-by", "runtimes"][..],
+            "--load-by says how --load scales the load, and no --load is given",
+        ),
+        (
+            &["--factor-by", "expansion"],
+            "--factor-by says how --load-factor adds load, and no --load-factor is given",
+        ),
+    ] {
+        let err = one_line_error(&goalc(&[&["simulate", trace.arg()][..], args].concat()));
+        assert!(err.contains(said), "{args:?}: {err}");
+    }
+    // With what they shape, they run.
+    for args in [
+        &["--load", "0.9", "--load-by", "runtimes"][..],
+        &["--load-factor", "1.2", "--factor-by", "expansion"],
+    ] {
+        let o = goalc(&[&["simulate", trace.arg()][..], args].concat());
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    }
+    let easy = repo("goals/easy.goal");
+    let o = goalc(&[
+        "bench",
+        &easy,
+        "--trace",
+        trace.arg(),
+        "--user-estimates",
+        "--budget",
+        "100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "goalc: warning: --user-estimates only set up the built-in model, and this run is on \
+         traces: ignored\n\
+         goalc: warning: --budget sets the node budget of search goals, and no goal here \
+         searches: ignored\n"
+    );
+    let err = one_line_error(&goalc(&[
+        "bench",
+        &easy,
+        "--trace",
+        trace.arg(),
+        "--full",
+        "--format",
+        "json",
+    ]));
+    assert!(
+        err.contains("--full widens the tables of a table run"),
+        "{err}"
+    );
+    // A diff is Markdown whatever the store's options say.
+    let err = one_line_error(&goalc(&["report", "--diff", "a", "b", "--format", "csv"]));
+    assert!(err.contains("--diff prints Markdown"), "{err}");
+    for option in [
+        &["--no-plots"][..],
+        &["--measure", "avg_wait_s"],
+        &["--plots", "p"],
+    ] {
+        let o = goalc(&[&["report", "--diff", "a", "b"][..], option].concat());
+        assert_eq!(o.status.code(), Some(2), "{option:?}");
+        assert!(
+            stderr(&o).contains("cannot be used with"),
+            "{option:?}: {}",
+            stderr(&o)
+        );
+    }
 }

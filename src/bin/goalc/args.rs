@@ -112,18 +112,41 @@ impl WorkloadArgs {
     }
 
     /// A warning for the built-in model's options given for a run
-    /// `on_traces`, where nothing reads them.
-    pub fn unused_model_options(&self, on_traces: bool) -> Option<String> {
+    /// `on_traces`, where nothing reads them; `also` are the command's own
+    /// options of the model that were given.
+    pub fn unused_model_options(&self, on_traces: bool, also: &[&'static str]) -> Option<String> {
         if !on_traces {
             return None;
         }
-        let given = self.model_options();
+        let mut given = self.model_options();
+        given.extend(also);
         (!given.is_empty()).then(|| {
             format!(
                 "{} only set up the built-in model, and this run is on traces: ignored",
                 given.join(", ")
             )
         })
+    }
+
+    /// Refuses `--load-by` without a load to scale and `--factor-by`
+    /// without load factors in `plan` (the command's own defaults applied),
+    /// as `--warmup` without a window is: given alone, they change nothing.
+    pub fn check_pairs(&self, plan: &WorkloadPlan) -> Result<(), String> {
+        if self.load_by != LoadBy::default() && plan.load.is_none() {
+            return Err(
+                "--load-by says how --load scales the load, and no --load is given: give \
+                 --load, or leave --load-by out"
+                    .into(),
+            );
+        }
+        if self.factor_by != FactorBy::default() && plan.load_factors.is_empty() {
+            return Err(
+                "--factor-by says how --load-factor adds load, and no --load-factor is \
+                 given: give --load-factor, or leave --factor-by out"
+                    .into(),
+            );
+        }
+        Ok(())
     }
 
     pub fn plan(&self) -> WorkloadPlan {

@@ -156,6 +156,14 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             )));
         }
     }
+    // As --out: the other formats print every measure, in one table.
+    if args.full && args.format.format != Format::Table {
+        return Err(CliError::Usage(
+            "--full widens the tables of a table run; --format json, csv and markdown print \
+             every measure already: give one of them"
+                .into(),
+        ));
+    }
     let goal_args = if args.goals.is_empty() {
         vec![PathBuf::from("goals")]
     } else {
@@ -178,8 +186,16 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     let mut plan = args.workload.plan();
     // The model's set-up, for what the user left unsaid; said in the output.
     let mut defaults = Vec::new();
-    if let Some(unused) = args.workload.unused_model_options(!traces.is_empty()) {
+    let own = if args.user_estimates {
+        &["--user-estimates"][..]
+    } else {
+        &[]
+    };
+    if let Some(unused) = args.workload.unused_model_options(!traces.is_empty(), own) {
         say!("goalc: warning: {unused}");
+    }
+    if !args.budget.is_empty() && !goals.iter().any(|g| g.policy.is_search()) {
+        say!("goalc: warning: --budget sets the node budget of search goals, and no goal here searches: ignored");
     }
     if traces.is_empty() {
         if plan.load.is_none() && plan.load_factors.is_empty() {
@@ -199,6 +215,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             defaults.push("--exact-estimates".into());
         }
     }
+    args.workload.check_pairs(&plan).map_err(CliError::Usage)?;
     let workloads = plan.workloads(&traces)?;
     for warning in plan.load_warnings(&workloads) {
         say!("goalc: warning: {warning}");

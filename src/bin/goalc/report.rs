@@ -17,15 +17,20 @@ pub struct ReportArgs {
     #[command(flatten)]
     pub format: FormatArg,
     /// Folder for the SVG plots [default: beside the store, STORE.plots]
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "diff")]
     pub plots: Option<PathBuf>,
     /// Write no plots
-    #[arg(long, conflicts_with = "plots")]
+    #[arg(long, conflicts_with_all = ["plots", "diff"])]
     pub no_plots: bool,
     /// Only these measures as columns (repeatable, or comma-separated),
     /// plotted against load and months; the first two also as a scatter
     /// [default: every measure; plots of avg_wait_s and avg_slowdown]
-    #[arg(long = "measure", value_name = "NAME", value_delimiter = ',')]
+    #[arg(
+        long = "measure",
+        value_name = "NAME",
+        value_delimiter = ',',
+        conflicts_with = "diff"
+    )]
     pub measures: Vec<String>,
     /// Compare two stores (before and after a change) as Markdown: the
     /// cells whose measures moved, and the cells added or removed
@@ -73,6 +78,15 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
                 "--threshold {}: expected a percentage of 0 or more",
                 args.threshold
             )));
+        }
+        // The diff is Markdown only: another format asked for is refused,
+        // not ignored.
+        if matches!(args.format.format, Format::Json | Format::Csv) {
+            return Err(CliError::Usage(
+                "--diff prints Markdown; --format json and csv apply to one store's tables: \
+                 leave --format out"
+                    .into(),
+            ));
         }
         let (before, after) = (read(&paths[0], true)?, read(&paths[1], true)?);
         let d = diff::diff(&before, &after, args.threshold);

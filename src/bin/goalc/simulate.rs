@@ -110,7 +110,11 @@ pub fn run(args: SimulateArgs) -> Result<(), CliError> {
         records: args.schedule_out.is_some(),
         ..args.workload.plan()
     };
-    if let Some(unused) = args.workload.unused_model_options(!args.traces.is_empty()) {
+    args.workload.check_pairs(&plan).map_err(CliError::Usage)?;
+    if let Some(unused) = args
+        .workload
+        .unused_model_options(!args.traces.is_empty(), &[])
+    {
         say!("goalc: warning: {unused}");
     }
     let workloads = plan.workloads(&args.traces)?;

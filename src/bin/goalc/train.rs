@@ -104,10 +104,15 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             )));
         }
     };
-    if let Some(unused) = args.workload.unused_model_options(!args.traces.is_empty()) {
+    let plan = args.workload.plan();
+    args.workload.check_pairs(&plan).map_err(CliError::Usage)?;
+    if let Some(unused) = args
+        .workload
+        .unused_model_options(!args.traces.is_empty(), &[])
+    {
         say!("goalc: warning: {unused}");
     }
-    let workloads = args.workload.plan().workloads(&args.traces)?;
+    let workloads = plan.workloads(&args.traces)?;
     let training = GreedyTraining::new(
         template.greedy.families,
         template.groups.clone(),
