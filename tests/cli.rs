@@ -2004,3 +2004,29 @@ fn options_that_would_change_nothing_are_refused_or_said() {
         );
     }
 }
+
+/// Training on the model without users trains every job as group 1: said,
+/// in bench's words; with users, not.
+#[test]
+fn train_says_when_every_job_is_in_one_group() {
+    let template = repo("goals/train/greedy-f2.goal");
+    let out = scratch_dir("one-group.goal");
+    let train = |users: &[&str]| {
+        let mut args = vec!["train", &template, "-o", out.arg()];
+        args.extend(SMALL_MODEL.into_iter().chain(ONE_CHILD));
+        args.extend(users);
+        let o = goalc(&args);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let note = "goalc: note: workload `lublin-50-16-s1`: every job of this workload has the same \
+                user";
+    let without = train(&[]);
+    assert!(without.contains(note), "{without}");
+    assert!(
+        without.contains("so every job is in user group 1"),
+        "{without}"
+    );
+    let with = train(&["--model-users", "8"]);
+    assert!(!with.contains("goalc: note:"), "{with}");
+}

@@ -13,6 +13,23 @@ use std::collections::BTreeMap;
 const ONE_USER: &str = "a trace whose user field, SWF field 12, is the same throughout or -1, or \
                         the built-in model without --model-users";
 
+/// Whether every job of `w` has one user (or none known).
+pub fn one_user(w: &Workload) -> bool {
+    let mut users: Vec<i64> = w.jobs.iter().map(|j| j.user).collect();
+    users.sort_unstable();
+    users.dedup();
+    users.len() <= 1
+}
+
+/// The note for user groups on a workload of [`one_user`]: `bench` says
+/// it beside the summary, `train` before it trains on the one group.
+pub fn one_group() -> String {
+    format!(
+        "every job of this workload has the same user ({ONE_USER}), so every job is in user \
+         group 1; run on a trace with users, or give the model users, to see the owner's groups"
+    )
+}
+
 /// The notes for `goals` run on `workloads`.
 pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
     let mut out = Vec::new();
@@ -63,13 +80,7 @@ pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
                 ),
             ));
         }
-        let users = {
-            let mut u: Vec<i64> = w.jobs.iter().map(|j| j.user).collect();
-            u.sort_unstable();
-            u.dedup();
-            u.len()
-        };
-        if users <= 1 {
+        if one_user(w) {
             if goals.iter().any(|g| g.fairshare.is_some()) {
                 out.push(note(
                     Mechanism::Fairshare,
@@ -81,14 +92,7 @@ pub fn notes(goals: &[Goal], workloads: &[Workload]) -> Vec<Note> {
                 ));
             }
             if goals.iter().any(|g| g.groups.is_some()) {
-                out.push(note(
-                    Mechanism::Greedy,
-                    format!(
-                        "every job of this workload has the same user ({ONE_USER}), so every job is \
-                         in user group 1; run on a trace with users, or give the model users, to \
-                         see the owner's groups"
-                    ),
-                ));
+                out.push(note(Mechanism::Greedy, one_group()));
             }
         }
         // Conservative backfilling revisits reservations only when a job

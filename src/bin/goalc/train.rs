@@ -113,6 +113,14 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         say!("goalc: warning: {unused}");
     }
     let workloads = plan.workloads(&args.traces)?;
+    // The template's groups are all of one group then, as bench notes.
+    for w in workloads.iter().filter(|w| goalc::run::notes::one_user(w)) {
+        say!(
+            "goalc: note: workload `{}`: {}",
+            w.name,
+            goalc::run::notes::one_group()
+        );
+    }
     let training = GreedyTraining::new(
         template.greedy.families,
         template.groups.clone(),
