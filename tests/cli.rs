@@ -169,6 +169,25 @@ fn unknown_policy_is_named() {
     assert!(err.contains("unknown policy `fifo`"), "{err}");
 }
 
+/// A policy name holds its settings to the goal language's ranges.
+#[test]
+fn policy_settings_out_of_the_goal_languages_range_are_refused() {
+    let path = scratch("policy-range.swf", GOOD);
+    for (policy, said) in [
+        (
+            "easy:4294967295",
+            "reservation depth 4294967295 is out of range: 1 to 1000",
+        ),
+        (
+            "fairshare-starvation:1s:all",
+            "the starvation wait must be at least 1m",
+        ),
+    ] {
+        let err = one_line_error(&goalc(&["simulate", path.arg(), "--policy", policy]));
+        assert!(err.contains(said), "{policy}: {err}");
+    }
+}
+
 /// A trace without requested times (SWF field 9) is planned on run times,
 /// and the report says for how many jobs; a trace with them says nothing.
 #[test]

@@ -30,6 +30,16 @@ use crate::workload::Time;
 use std::fmt;
 use std::str::FromStr;
 
+/// Largest reservation depth of EASY (goal files and `--policy` names
+/// alike): beyond it EASY is conservative in all but name, and the epoch
+/// cost grows with it.
+pub const MAX_DEPTH: u32 = 1000;
+
+/// Shortest fairshare decay period or half-life, starvation wait and
+/// runtime limit (goal files and `--policy` names alike): anything shorter
+/// is a slip of the unit.
+pub const MIN_FAIR_DURATION: Time = 60;
+
 /// How waiting jobs are dispatched, given a queue order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
@@ -194,7 +204,10 @@ pub const POLICY_NAMES: &[(&str, &str)] = &[
     ("sjf", "shortest job first, no backfilling"),
     ("list", "FAIR's list scheduler (no holes), FCFS order"),
     ("easy", "EASY backfilling, FCFS order (= fcfs-backfill)"),
-    ("easy:N", "EASY backfilling with N reservations, FCFS order"),
+    (
+        "easy:N",
+        "EASY backfilling with N reservations (1 to 1000), FCFS order",
+    ),
     (
         "fcfs-backfill",
         "EASY backfilling, FCFS order (GOAL's baseline)",
@@ -221,7 +234,7 @@ pub const POLICY_NAMES: &[(&str, &str)] = &[
     ),
     (
         "fairshare-starvation:24h:all",
-        "FAIR's CPlant scheduler: a starvation queue after 24h (any duration), every \
+        "FAIR's CPlant scheduler: a starvation queue after 24h (any duration of 1m or more), every \
          user (`:fair` leaves heavy users out)",
     ),
 ];
@@ -351,19 +364,21 @@ impl FromStr for PolicySpec {
         };
         let (word, depth) = match rest.split_once(':') {
             Some((w, d)) => {
-                let depth: u32 = d.parse().map_err(|_| {
-                    if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) {
-                        err(&format!(
-                            "reservation depth {d} is too large (at most {})",
-                            u32::MAX
-                        ))
-                    } else {
-                        err(&format!("reservation depth `{d}` is not a whole number"))
-                    }
-                })?;
-                if depth == 0 {
-                    return Err(err("reservation depth must be at least 1"));
+                if d.is_empty() || !d.bytes().all(|b| b.is_ascii_digit()) {
+                    return Err(err(&format!(
+                        "reservation depth `{d}` is not a whole number"
+                    )));
                 }
+                // As in goal files; digits past any integer are out of range too.
+                let depth = d
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|n| (1..=MAX_DEPTH).contains(n))
+                    .ok_or_else(|| {
+                        err(&format!(
+                            "reservation depth {d} is out of range: 1 to {MAX_DEPTH}"
+                        ))
+                    })?;
                 (w, Some(depth))
             }
             None => (rest, None),
@@ -422,8 +437,13 @@ fn parse_fair_dispatch(rest: &str) -> Option<Result<Dispatch, String>> {
     let args = rest.strip_prefix("starvation:")?;
     let (after, who) = args.split_once(':').unwrap_or((args, "all"));
     let after = match crate::units::parse_duration(after) {
-        Ok(t) if t > 0 => t,
-        Ok(_) => return Some(Err("the starvation wait must be positive".into())),
+        Ok(t) if t >= MIN_FAIR_DURATION => t,
+        Ok(_) => {
+            return Some(Err(format!(
+                "the starvation wait must be at least {}, as in goal files",
+                format_duration(MIN_FAIR_DURATION)
+            )))
+        }
         Err(e) => return Some(Err(e.to_string())),
     };
     let exclude_heavy = match who {
@@ -512,13 +532,28 @@ mod tests {
 
     #[test]
     fn bad_names_say_why() {
-        let e = "easy:0".parse::<PolicySpec>().unwrap_err();
-        assert!(e.to_string().contains("at least 1"), "{e}");
-        let e = "easy:4294967296".parse::<PolicySpec>().unwrap_err();
+        // Goal files' ranges: depth 1 to 1000, a starvation wait of 1m or more.
+        for depth in ["0", "1001", "4294967295", "4294967296"] {
+            let e = format!("easy:{depth}").parse::<PolicySpec>().unwrap_err();
+            assert!(
+                e.to_string()
+                    .contains(&format!("depth {depth} is out of range: 1 to 1000")),
+                "{e}"
+            );
+        }
+        assert_eq!(
+            "easy:1000".parse::<PolicySpec>().map(|p| p.dispatch),
+            Ok(Dispatch::Easy { depth: 1000 })
+        );
+        let e = "fairshare-starvation:59s:all"
+            .parse::<PolicySpec>()
+            .unwrap_err();
         assert!(
-            e.to_string().contains("depth 4294967296 is too large"),
+            e.to_string()
+                .contains("the starvation wait must be at least 1m"),
             "{e}"
         );
+        assert!("fairshare-starvation:1m:all".parse::<PolicySpec>().is_ok());
         let e = "easy:four".parse::<PolicySpec>().unwrap_err();
         assert!(
             e.to_string().contains("`four` is not a whole number"),

@@ -8,12 +8,8 @@ use crate::lang::diag::{Diagnostic, Span};
 use crate::lang::draft::Draft;
 use crate::lang::mode::{Fit, Mode, Modes, Role};
 use crate::lang::syntax::{Statement, Token};
-use crate::policy::{Dispatch, Order};
+use crate::policy::{Dispatch, Order, MAX_DEPTH};
 use crate::workload::Time;
-
-/// Largest reservation depth accepted: beyond it EASY is conservative in all
-/// but name, and the epoch cost grows with it.
-pub const MAX_DEPTH: u32 = 1000;
 
 /// The baseline's statements, checked.
 #[derive(Debug, Default)]

@@ -10,12 +10,9 @@ use crate::lang::draft::Draft;
 use crate::lang::mode::{Fit, Mode, Modes, Role};
 use crate::lang::syntax::{Item, Statement, Token};
 use crate::policy::fairshare::Decay;
-use crate::policy::{Dispatch, Order};
+use crate::policy::{Dispatch, Order, MIN_FAIR_DURATION};
 use crate::workload::Time;
 
-/// Shortest fairshare decay period or half-life, starvation wait and
-/// runtime limit: anything shorter is a slip of the unit.
-pub const MIN_FAIR_DURATION: Time = 60;
 /// Longest fairshare decay period or half-life.
 pub const MAX_DECAY: Time = 365 * 86_400;
 
@@ -497,11 +494,15 @@ fn fair_duration(item: &Item, what: &str, max: Option<Time>, meaning: &str) -> C
         _ => d,
     })?;
     if t < MIN_FAIR_DURATION {
-        return Err(
-            Diagnostic::error(item.span, format!("the {what} must be at least 1m"))
-                .with_label("too short")
-                .with_help(meaning.to_string()),
-        );
+        return Err(Diagnostic::error(
+            item.span,
+            format!(
+                "the {what} must be at least {}",
+                crate::units::format_duration(MIN_FAIR_DURATION)
+            ),
+        )
+        .with_label("too short")
+        .with_help(meaning.to_string()));
     }
     if let Some(max) = max.filter(|&max| t > max) {
         return Err(Diagnostic::error(
