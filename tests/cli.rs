@@ -2049,3 +2049,33 @@ fn train_says_when_every_job_is_in_one_group() {
     let with = train(&["--model-users", "8"]);
     assert!(!with.contains("goalc: note:"), "{with}");
 }
+
+/// A `.goal` entry of a folder that cannot be read is an error naming it,
+/// for check and bench alike, not left out in silence.
+#[test]
+fn a_broken_goal_file_in_a_folder_is_named() {
+    let dir = Scratch::folder("goalc-cli-broken-goals-");
+    let broken = [
+        (
+            "dang.goal",
+            "/nonexistent/x.goal",
+            "a symbolic link to a missing file",
+        ),
+        ("self.goal", "self.goal", "symbolic links"),
+    ];
+    for (name, target, said) in broken {
+        let folder = dir.join(name.trim_end_matches(".goal"));
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::copy(repo("goals/easy.goal"), folder.join("easy.goal")).unwrap();
+        std::os::unix::fs::symlink(target, folder.join(name)).unwrap();
+        let f = folder.to_str().unwrap();
+        for args in [vec!["check", f], vec!["bench", f, "--model-jobs", "50"]] {
+            let err = one_line_error(&goalc(&args));
+            let named = format!("{}: ", folder.join(name).display());
+            assert!(
+                err.contains(&named) && err.contains(said),
+                "{args:?}: {err}"
+            );
+        }
+    }
+}

@@ -5,19 +5,37 @@ use crate::CliError;
 use goalc::lang::{self, Checked};
 use goalc::run::Goal;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Expands folders into their `.goal` files (sorted); files stay as given.
+/// A `.goal` entry of a folder that cannot be read (a link to nothing, a
+/// loop of links) is an error naming it, as a file given by name is.
 pub fn goal_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
     let mut paths = Vec::new();
     for arg in args {
         if arg.is_dir() {
-            let entries = std::fs::read_dir(arg)
-                .map_err(|e| CliError::Usage(format!("{}: {e}", arg.display())))?;
-            let mut found: Vec<PathBuf> = entries
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "goal") && p.is_file())
-                .collect();
+            let unreadable =
+                |p: &Path, e: std::io::Error| CliError::Usage(format!("{}: {e}", p.display()));
+            let mut found = Vec::new();
+            for entry in std::fs::read_dir(arg).map_err(|e| unreadable(arg, e))? {
+                let p = entry.map_err(|e| unreadable(arg, e))?.path();
+                if p.extension().is_none_or(|x| x != "goal") {
+                    continue;
+                }
+                // Followed through links: a folder named `x.goal` is no goal file.
+                match std::fs::metadata(&p) {
+                    Ok(m) if m.is_dir() => {}
+                    Ok(_) => found.push(p),
+                    // Listed but not there: a link whose file is missing.
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        return Err(CliError::Usage(format!(
+                            "{}: a symbolic link to a missing file",
+                            p.display()
+                        )))
+                    }
+                    Err(e) => return Err(unreadable(&p, e)),
+                }
+            }
             if found.is_empty() {
                 return Err(CliError::Usage(format!(
                     "{}: no .goal files in this folder",
