@@ -340,14 +340,39 @@ impl<'a> Cx<'a> {
             let at = span(g);
             let path = self.path(g.get_ref());
             let found: Vec<PathBuf> = if path.is_dir() {
-                let mut found: Vec<PathBuf> = std::fs::read_dir(&path)
-                    .map(|rd| {
-                        rd.filter_map(|e| e.ok().map(|e| e.path()))
-                            .filter(|p| p.extension().is_some_and(|x| x == "goal") && p.is_file())
-                            .collect()
-                    })
-                    .unwrap_or_default();
-                if found.is_empty() {
+                let mut found = Vec::new();
+                let mut unreadable = Vec::new();
+                match std::fs::read_dir(&path) {
+                    Ok(entries) => {
+                        for entry in entries {
+                            let p = match entry {
+                                Ok(e) => e.path(),
+                                Err(e) => {
+                                    unreadable.push(format!("folder `{}`: {e}", g.get_ref()));
+                                    continue;
+                                }
+                            };
+                            if p.extension().is_none_or(|x| x != "goal") {
+                                continue;
+                            }
+                            // As on the command line: a `.goal` entry that
+                            // cannot be read is named, not left out.
+                            match std::fs::metadata(&p) {
+                                Ok(m) if m.is_dir() => {}
+                                Ok(_) => found.push(p),
+                                Err(e) => unreadable.push(format!(
+                                    "goal file `{}` cannot be read: {e}",
+                                    p.display()
+                                )),
+                            }
+                        }
+                    }
+                    Err(e) => unreadable.push(format!("folder `{}`: {e}", g.get_ref())),
+                }
+                for message in &unreadable {
+                    self.error(at, "cannot be read", message.clone());
+                }
+                if found.is_empty() && unreadable.is_empty() {
                     self.error(
                         at,
                         "no .goal files there",
@@ -1228,6 +1253,34 @@ mod tests {
             "{said}"
         );
         assert_eq!(said.matches("error:").count(), 1, "{said}");
+    }
+
+    /// A `.goal` entry of a goal folder that cannot be read is an error
+    /// at the folder's name, not left out of the suite.
+    #[test]
+    fn a_broken_goal_file_in_a_goal_folder_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::copy(
+            concat!(env!("CARGO_MANIFEST_DIR"), "/goals/easy.goal"),
+            dir.path().join("easy.goal"),
+        )
+        .unwrap();
+        let dangling = dir.path().join("dang.goal");
+        std::os::unix::fs::symlink("/nonexistent/x.goal", &dangling).unwrap();
+        let text = format!(
+            "goals = [\"{}\"]\n[[trace]]\nmodel = {{ jobs = 2, procs = 4 }}\n",
+            dir.path().display()
+        );
+        let checked = check_text("s.toml", &text, Path::new("."), None);
+        assert!(checked.suite.is_none());
+        let said = checked.render(false);
+        assert!(
+            said.starts_with(&format!(
+                "s.toml:1:10: error: goal file `{}` cannot be read: No such file",
+                dangling.display()
+            )),
+            "{said}"
+        );
     }
 
     #[test]
