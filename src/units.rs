@@ -40,7 +40,20 @@ pub fn parse_duration(text: &str) -> Result<Time, DurationError> {
             return Err(err("expected a number before each unit, as in 1d12h"));
         }
         let n: Time = rest[..digits].parse().map_err(|_| err("too large"))?;
-        let unit_char = rest[digits..].chars().next();
+        let after = &rest[digits..];
+        // Numbers elsewhere may have decimals and exponents; a duration is
+        // whole numbers of units, so `1e3s` is not read as a unit `e`.
+        let exponent = after.strip_prefix(['e', 'E']).is_some_and(|x| {
+            x.trim_start_matches(['+', '-'])
+                .starts_with(|c: char| c.is_ascii_digit())
+        });
+        if exponent || after.starts_with('.') {
+            return Err(err(
+                "a duration is whole numbers of units, without decimals or exponents, as in \
+                 1000s or 1h30m",
+            ));
+        }
+        let unit_char = after.chars().next();
         let unit = match unit_char {
             Some('s') => 1,
             Some('m') => 60,
@@ -118,6 +131,20 @@ mod tests {
             parse_duration("5x").unwrap_err().to_string(),
             "invalid duration `5x`: unknown unit `x` (use s, m, h, d or w)"
         );
+        // An exponent or a decimal is not taken for a unit `e` or `.`.
+        for bad in ["1e3s", "1E3", "2e-1h", "1h1e+2s", "1.5h"] {
+            assert_eq!(
+                parse_duration(bad).unwrap_err().reason,
+                "a duration is whole numbers of units, without decimals or exponents, as in \
+                 1000s or 1h30m",
+                "{bad}"
+            );
+        }
+        // `e` without digits after it is still an unknown unit.
+        assert!(parse_duration("5e")
+            .unwrap_err()
+            .reason
+            .contains("unknown unit `e`"));
     }
 
     #[test]

@@ -253,8 +253,9 @@ fn share(item: &Item) -> Check<f64> {
     };
     match number.parse::<f64>() {
         Ok(p) if p > 0.0 && p <= 100.0 => Ok(p / 100.0),
-        Ok(p) => Err(
-            Diagnostic::error(item.span, format!("share {p}% is out of range"))
+        // Said as written: 1e400 reads as infinity, 1e-400 as 0.
+        Ok(_) => Err(
+            Diagnostic::error(item.span, format!("share {raw} is out of range"))
                 .with_label("must be above 0% and at most 100%"),
         ),
         Err(_) => Err(

@@ -408,8 +408,9 @@ fn percent(item: &Item) -> Check<f64> {
     };
     match number.parse::<f64>() {
         Ok(p) if p > 0.0 && p < 100.0 => Ok(p),
-        Ok(p) => Err(
-            Diagnostic::error(item.span, format!("relaxed {p}% is out of range"))
+        // Said as written: 1e400 reads as infinity, 1e-400 as 0.
+        Ok(_) => Err(
+            Diagnostic::error(item.span, format!("relaxed {raw} is out of range"))
                 .with_label("must be above 0% and below 100%")
                 .with_help("the paper's slack is 1%; write strict for none"),
         ),
