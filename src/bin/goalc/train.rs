@@ -113,14 +113,6 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
         say!("goalc: warning: {unused}");
     }
     let workloads = plan.workloads(&args.traces)?;
-    // The template's groups are all of one group then, as bench notes.
-    for w in workloads.iter().filter(|w| goalc::run::notes::one_user(w)) {
-        say!(
-            "goalc: note: workload `{}`: {}",
-            w.name,
-            goalc::run::notes::one_group()
-        );
-    }
     let training = GreedyTraining::new(
         template.greedy.families,
         template.groups.clone(),
@@ -171,6 +163,15 @@ pub fn run(args: TrainArgs) -> Result<(), CliError> {
             .unwrap_or_default();
         Es::new(config, bounds, &starts).map_err(es_error)?
     };
+    // Said once training is sure to start, not before a refusal: the
+    // template's groups are all one group then, as bench notes.
+    for w in workloads.iter().filter(|w| goalc::run::notes::one_user(w)) {
+        say!(
+            "goalc: note: workload `{}`: {}",
+            w.name,
+            goalc::run::notes::one_group()
+        );
+    }
     let interactive = std::io::stderr().is_terminal();
     let bar = crate::progress(
         u64::from(args.generations),
