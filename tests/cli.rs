@@ -1768,6 +1768,34 @@ fn a_trace_named_with_dots_keeps_its_results_in_goalc_results() {
     }
 }
 
+/// Two traces whose names make one folder name (`a,b` and `a_b`): the
+/// second bench replaces the first's report, and says so; a rerun on the
+/// same workload replaces its own in silence.
+#[test]
+fn a_report_of_other_workloads_replaced_is_said() {
+    let work = Scratch::folder("goalc-cli-replaced-");
+    let bench = |file: &str| {
+        std::fs::write(work.join(file), GOOD).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
+            .args(["bench", &repo("goals/easy.goal"), "--trace", file])
+            .current_dir(&*work)
+            .env("RUST_BACKTRACE", "0")
+            .output()
+            .expect("run goalc");
+        assert!(o.status.success(), "{}", stderr(&o));
+        stderr(&o)
+    };
+    assert_eq!(bench("a_b.swf"), "");
+    assert_eq!(bench("a_b.swf"), "");
+    assert_eq!(
+        bench("a,b.swf"),
+        "goalc: warning: goalc-results/a_b held the report of other workloads (a_b); replaced \
+         by this one's (a,b)\n"
+    );
+    let json = std::fs::read_to_string(work.join("goalc-results/a_b/report.json")).unwrap();
+    assert!(json.contains("\"trace\": \"a,b\""), "{json}");
+}
+
 /// A calendar month in which no job was submitted (a machine down for a
 /// month) has nothing to measure: the error names the month, where it named
 /// only the trace, so `--months all` on such a trace did not say which.

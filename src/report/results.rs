@@ -22,13 +22,8 @@ pub struct Written {
 /// `..swf` and `.swf`), is dots made `_` too: as `..`, `.` or nothing the
 /// folder would be the parent of `goalc-results` or that folder itself.
 pub fn folder_name(reports: &[RunReport]) -> String {
-    let mut traces: Vec<&str> = Vec::new();
-    for r in reports {
-        if !traces.contains(&r.trace.as_str()) {
-            traces.push(&r.trace);
-        }
-    }
-    let first = traces.first().copied().unwrap_or("empty");
+    let traces = traces_of(reports);
+    let first = traces.first().map_or("empty", String::as_str);
     let mut name: String = first
         .chars()
         .map(|c| {
@@ -51,6 +46,34 @@ pub fn folder_name(reports: &[RunReport]) -> String {
 /// The names of the report files in a results folder.
 pub const REPORT_MD: &str = "report.md";
 pub const REPORT_JSON: &str = "report.json";
+
+/// The workloads (trace names, each once, in order) of `reports`.
+pub fn traces_of(reports: &[RunReport]) -> Vec<String> {
+    let mut traces: Vec<String> = Vec::new();
+    for r in reports {
+        if !traces.contains(&r.trace) {
+            traces.push(r.trace.clone());
+        }
+    }
+    traces
+}
+
+/// The workloads of the report already in `dir`, when one is there and
+/// reads: the folder is named by the first workload, so another set of
+/// workloads (`a,b.swf` beside `a_b.swf`, or two traces after two others
+/// with the same first) may land in it, and replacing that is said.
+pub fn traces_written(dir: &Path) -> Option<Vec<String>> {
+    let text = std::fs::read_to_string(dir.join(REPORT_JSON)).ok()?;
+    let runs: Vec<serde_json::Value> = serde_json::from_str(&text).ok()?;
+    let mut traces: Vec<String> = Vec::new();
+    for run in &runs {
+        let trace = run.get("trace")?.as_str()?;
+        if !traces.iter().any(|t| t == trace) {
+            traces.push(trace.to_string());
+        }
+    }
+    Some(traces)
+}
 
 /// Writes [`REPORT_MD`] (`preamble`, then the full tables) and
 /// [`REPORT_JSON`] into `dir`, creating it.

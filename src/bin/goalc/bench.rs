@@ -306,6 +306,15 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     preamble.extend(not_run);
     // The default folder is named only now, after the runs.
     refuse_results_over_inputs(&dir, &inputs)?;
+    let traces = results::traces_of(&reports);
+    if let Some(before) = results::traces_written(&dir).filter(|before| *before != traces) {
+        say!(
+            "goalc: warning: {} held the report of other workloads ({}); replaced by this one's ({})",
+            dir.display(),
+            before.join(", "),
+            traces.join(", ")
+        );
+    }
     let written = results::write(&dir, &reports, &preamble).map_err(CliError::write(&dir))?;
     out.push('\n');
     out.push_str(&wrap(
