@@ -306,8 +306,14 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     preamble.extend(not_run);
     // The default folder is named only now, after the runs.
     refuse_results_over_inputs(&dir, &inputs)?;
+    // A folder named for the workloads may have held others' (an --out
+    // folder is the user's to reuse).
     let traces = results::traces_of(&reports);
-    if let Some(before) = results::traces_written(&dir).filter(|before| *before != traces) {
+    let before = match args.out {
+        None => results::traces_written(&dir).filter(|before| *before != traces),
+        Some(_) => None,
+    };
+    if let Some(before) = before {
         say!(
             "goalc: warning: {} held the report of other workloads ({}); replaced by this one's ({})",
             dir.display(),
