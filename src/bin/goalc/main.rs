@@ -136,6 +136,7 @@ fn main() {
         }
     };
     warn_of_bad_cores_setting();
+    keep_runs_to_cores_setting();
     let result = match cli.command {
         Command::Bench(args) => bench::run(args),
         Command::Check(args) => check::run(args),
@@ -166,6 +167,19 @@ fn warn_of_bad_cores_setting() {
                 v.to_string_lossy()
             );
         }
+    }
+}
+
+/// `GOALC_CORES` bounds the runs side by side too (bench's goals,
+/// `--policy all`, a suite's cells, training's evaluations), not only the
+/// pieces of one run: it is for a machine shared with other work.
+fn keep_runs_to_cores_setting() {
+    if let Some(n) = goalc::run::cores_setting() {
+        // Only fails when the pool was built already, which nothing
+        // before this does.
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global();
     }
 }
 
