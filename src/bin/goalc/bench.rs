@@ -304,8 +304,11 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
         preamble.push_str(&format!("- `{trace}`: {note}\n"));
     }
     preamble.extend(not_run);
-    // The default folder is named only now, after the runs.
-    refuse_results_over_inputs(&dir, &inputs)?;
+    // The default folder is named only now, after the runs (--out was
+    // checked before them).
+    if args.out.is_none() {
+        refuse_results_over_inputs(&dir, &inputs)?;
+    }
     // A folder named for the workloads may have held others' (an --out
     // folder is the user's to reuse).
     let traces = results::traces_of(&reports);
