@@ -125,6 +125,38 @@ pub fn read_goal_file(path: &Path) -> std::io::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A `.goal` entry of a folder that cannot be read: its path, or `None`
+/// where listing the folder failed part way.
+pub type UnreadableGoal = (Option<std::path::PathBuf>, std::io::Error);
+
+/// The `.goal` entries of folder `dir` in the order listed, followed
+/// through links (a folder named `x.goal` is no goal file); one that cannot
+/// be read (a link to nothing, a loop of links) is given with its error,
+/// for the caller to name rather than leave out.
+pub fn goal_files_in(
+    dir: &Path,
+) -> std::io::Result<Vec<Result<std::path::PathBuf, UnreadableGoal>>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = match entry {
+            Ok(e) => e.path(),
+            Err(e) => {
+                out.push(Err((None, e)));
+                continue;
+            }
+        };
+        if path.extension().is_none_or(|x| x != "goal") {
+            continue;
+        }
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_dir() => {}
+            Ok(_) => out.push(Ok(path)),
+            Err(e) => out.push(Err((Some(path), e))),
+        }
+    }
+    Ok(out)
+}
+
 /// A goal template for `goalc train`: its criteria may lack parameters.
 #[derive(Debug, Clone)]
 pub struct Template {

@@ -49,13 +49,18 @@ pub const REPORT_JSON: &str = "report.json";
 
 /// The workloads (trace names, each once, in order) of `reports`.
 pub fn traces_of(reports: &[RunReport]) -> Vec<String> {
-    let mut traces: Vec<String> = Vec::new();
-    for r in reports {
-        if !traces.contains(&r.trace) {
-            traces.push(r.trace.clone());
+    each_once(reports.iter().map(|r| r.trace.as_str()))
+}
+
+/// `names` without repeats, in the order of their first appearance.
+fn each_once<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut once: Vec<String> = Vec::new();
+    for name in names {
+        if !once.iter().any(|n| n == name) {
+            once.push(name.to_string());
         }
     }
-    traces
+    once
 }
 
 /// The workloads of the report already in `dir`, when one is there and
@@ -65,14 +70,8 @@ pub fn traces_of(reports: &[RunReport]) -> Vec<String> {
 pub fn traces_written(dir: &Path) -> Option<Vec<String>> {
     let text = std::fs::read_to_string(dir.join(REPORT_JSON)).ok()?;
     let runs: Vec<serde_json::Value> = serde_json::from_str(&text).ok()?;
-    let mut traces: Vec<String> = Vec::new();
-    for run in &runs {
-        let trace = run.get("trace")?.as_str()?;
-        if !traces.iter().any(|t| t == trace) {
-            traces.push(trace.to_string());
-        }
-    }
-    Some(traces)
+    let traces: Option<Vec<&str>> = runs.iter().map(|r| r.get("trace")?.as_str()).collect();
+    Some(each_once(traces?.into_iter()))
 }
 
 /// Writes [`REPORT_MD`] (`preamble`, then the full tables) and

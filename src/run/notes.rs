@@ -15,10 +15,8 @@ const ONE_USER: &str = "a trace whose user field, SWF field 12, is the same thro
 
 /// Whether every job of `w` has one user (or none known).
 pub fn one_user(w: &Workload) -> bool {
-    let mut users: Vec<i64> = w.jobs.iter().map(|j| j.user).collect();
-    users.sort_unstable();
-    users.dedup();
-    users.len() <= 1
+    let first = w.jobs.first().map(|j| j.user);
+    w.jobs.iter().all(|j| Some(j.user) == first)
 }
 
 /// The note for user groups on a workload of [`one_user`]: `bench` says

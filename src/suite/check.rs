@@ -342,32 +342,23 @@ impl<'a> Cx<'a> {
             let found: Vec<PathBuf> = if path.is_dir() {
                 let mut found = Vec::new();
                 let mut unreadable = Vec::new();
-                match std::fs::read_dir(&path) {
+                // As on the command line: a `.goal` entry that cannot be
+                // read is named, not left out.
+                let folder = |e| format!("folder `{}`: {e}", g.get_ref());
+                match crate::lang::goal_files_in(&path) {
                     Ok(entries) => {
                         for entry in entries {
-                            let p = match entry {
-                                Ok(e) => e.path(),
-                                Err(e) => {
-                                    unreadable.push(format!("folder `{}`: {e}", g.get_ref()));
-                                    continue;
-                                }
-                            };
-                            if p.extension().is_none_or(|x| x != "goal") {
-                                continue;
-                            }
-                            // As on the command line: a `.goal` entry that
-                            // cannot be read is named, not left out.
-                            match std::fs::metadata(&p) {
-                                Ok(m) if m.is_dir() => {}
-                                Ok(_) => found.push(p),
-                                Err(e) => unreadable.push(format!(
+                            match entry {
+                                Ok(p) => found.push(p),
+                                Err((None, e)) => unreadable.push(folder(e)),
+                                Err((Some(p), e)) => unreadable.push(format!(
                                     "goal file `{}` cannot be read: {e}",
                                     p.display()
                                 )),
                             }
                         }
                     }
-                    Err(e) => unreadable.push(format!("folder `{}`: {e}", g.get_ref())),
+                    Err(e) => unreadable.push(folder(e)),
                 }
                 for message in &unreadable {
                     self.error(at, "cannot be read", message.clone());

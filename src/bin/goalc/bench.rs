@@ -311,9 +311,9 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     }
     // A folder named for the workloads may have held others' (an --out
     // folder is the user's to reuse).
-    let traces = results::traces_of(&reports);
+    let names = results::traces_of(&reports);
     let before = match args.out {
-        None => results::traces_written(&dir).filter(|before| *before != traces),
+        None => results::traces_written(&dir).filter(|before| *before != names),
         Some(_) => None,
     };
     if let Some(before) = before {
@@ -321,7 +321,7 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
             "goalc: warning: {} held the report of other workloads ({}); replaced by this one's ({})",
             dir.display(),
             before.join(", "),
-            traces.join(", ")
+            names.join(", ")
         );
     }
     let written = results::write(&dir, &reports, &preamble).map_err(CliError::write(&dir))?;

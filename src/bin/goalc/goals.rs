@@ -17,23 +17,18 @@ pub fn goal_paths(args: &[PathBuf]) -> Result<Vec<PathBuf>, CliError> {
             let unreadable =
                 |p: &Path, e: std::io::Error| CliError::Usage(format!("{}: {e}", p.display()));
             let mut found = Vec::new();
-            for entry in std::fs::read_dir(arg).map_err(|e| unreadable(arg, e))? {
-                let p = entry.map_err(|e| unreadable(arg, e))?.path();
-                if p.extension().is_none_or(|x| x != "goal") {
-                    continue;
-                }
-                // Followed through links: a folder named `x.goal` is no goal file.
-                match std::fs::metadata(&p) {
-                    Ok(m) if m.is_dir() => {}
-                    Ok(_) => found.push(p),
+            for entry in lang::goal_files_in(arg).map_err(|e| unreadable(arg, e))? {
+                match entry {
+                    Ok(p) => found.push(p),
+                    Err((None, e)) => return Err(unreadable(arg, e)),
                     // Listed but not there: a link whose file is missing.
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    Err((Some(p), e)) if e.kind() == std::io::ErrorKind::NotFound => {
                         return Err(CliError::Usage(format!(
                             "{}: a symbolic link to a missing file",
                             p.display()
                         )))
                     }
-                    Err(e) => return Err(unreadable(&p, e)),
+                    Err((Some(p), e)) => return Err(unreadable(&p, e)),
                 }
             }
             if found.is_empty() {

@@ -340,9 +340,9 @@ fn repeated_numbers(numbers: &mut [(i64, usize, bool)]) -> Repeats {
         } else {
             // Sorted by line within the number: the second is the repeat,
             // or the second summary line where partial records came first.
-            let summaries: Vec<_> = group.iter().filter(|r| !r.2).take(2).collect();
-            let (first, repeat) = match summaries[..] {
-                [a, b] => (a.1, b.1),
+            let mut summaries = group.iter().filter(|r| !r.2);
+            let (first, repeat) = match (summaries.next(), summaries.next()) {
+                (Some(a), Some(b)) => (a.1, b.1),
                 _ => (group[0].1, group[1].1),
             };
             if duplicate.is_none_or(|(_, l, _)| repeat < l) {
