@@ -1741,6 +1741,17 @@ fn a_bad_cores_setting_is_said_not_ignored() {
     }
 }
 
+/// `goalc bench goals/easy.goal --trace FILE` run in folder `work`, where
+/// its results folder lands.
+fn bench_easy_in(work: &Path, file: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_goalc"))
+        .args(["bench", &repo("goals/easy.goal"), "--trace", file])
+        .current_dir(work)
+        .env("RUST_BACKTRACE", "0")
+        .output()
+        .expect("run goalc")
+}
+
 /// Bench's results folder is named after the trace: a trace named `...swf`
 /// or `..swf` (name `..` or `.`) wrote its report into the folder above
 /// `goalc-results`, or into `goalc-results` itself, beside other results;
@@ -1750,12 +1761,7 @@ fn a_trace_named_with_dots_keeps_its_results_in_goalc_results() {
     let work = Scratch::folder("goalc-cli-dots-");
     for (file, folder) in [("...swf", "__"), ("..swf", "_"), (".swf", "_")] {
         std::fs::write(work.join(file), GOOD).unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
-            .args(["bench", &repo("goals/easy.goal"), "--trace", file])
-            .current_dir(&*work)
-            .env("RUST_BACKTRACE", "0")
-            .output()
-            .expect("run goalc");
+        let o = bench_easy_in(&work, file);
         assert!(o.status.success(), "{}", stderr(&o));
         let results = work.join("goalc-results").join(folder);
         assert!(results.join("report.md").is_file(), "{}", stdout(&o));
@@ -1776,12 +1782,7 @@ fn a_report_of_other_workloads_replaced_is_said() {
     let work = Scratch::folder("goalc-cli-replaced-");
     let bench = |file: &str| {
         std::fs::write(work.join(file), GOOD).unwrap();
-        let o = Command::new(env!("CARGO_BIN_EXE_goalc"))
-            .args(["bench", &repo("goals/easy.goal"), "--trace", file])
-            .current_dir(&*work)
-            .env("RUST_BACKTRACE", "0")
-            .output()
-            .expect("run goalc");
+        let o = bench_easy_in(&work, file);
         assert!(o.status.success(), "{}", stderr(&o));
         stderr(&o)
     };

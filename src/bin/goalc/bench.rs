@@ -305,24 +305,20 @@ pub fn run(args: BenchArgs) -> Result<(), CliError> {
     }
     preamble.extend(not_run);
     // The default folder is named only now, after the runs (--out was
-    // checked before them).
+    // checked before them). Named for the workloads, it may have held
+    // others' (an --out folder is the user's to reuse).
     if args.out.is_none() {
         refuse_results_over_inputs(&dir, &inputs)?;
-    }
-    // A folder named for the workloads may have held others' (an --out
-    // folder is the user's to reuse).
-    let names = results::traces_of(&reports);
-    let before = match args.out {
-        None => results::traces_written(&dir).filter(|before| *before != names),
-        Some(_) => None,
-    };
-    if let Some(before) = before {
-        say!(
-            "goalc: warning: {} held the report of other workloads ({}); replaced by this one's ({})",
-            dir.display(),
-            before.join(", "),
-            names.join(", ")
-        );
+        let names = results::traces_of(&reports);
+        if let Some(before) = results::traces_written(&dir).filter(|before| *before != names) {
+            say!(
+                "goalc: warning: {} held the report of other workloads ({}); replaced by this \
+                 one's ({})",
+                dir.display(),
+                before.join(", "),
+                names.join(", ")
+            );
+        }
     }
     let written = results::write(&dir, &reports, &preamble).map_err(CliError::write(&dir))?;
     out.push('\n');
